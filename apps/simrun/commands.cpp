@@ -1,0 +1,119 @@
+#include "commands.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "core/parallel.hpp"
+#include "core/timer.hpp"
+#include "exit_codes.hpp"
+#include "io/progress.hpp"
+#include "run_record.hpp"
+#include "scene/factory.hpp"
+#include "scene/parse_scene.hpp"
+#include "sim/modes.hpp"
+
+namespace simrun::app {
+
+namespace {
+
+SceneConfig load(const CommonOptions& options, std::vector<std::string> extra_overrides = {}) {
+  std::vector<std::string> overrides = options.overrides;
+  overrides.insert(overrides.end(), extra_overrides.begin(), extra_overrides.end());
+  SceneConfig scene = parse_scene(options.scene, overrides);
+  if (!options.out_dir.empty()) {
+    scene.output.dir = std::filesystem::absolute(options.out_dir);
+    scene.normalized["output"]["dir"] = scene.output.dir.string();
+  }
+  set_thread_count(options.threads > 0 ? options.threads : scene.threads);
+  return scene;
+}
+
+void print_notes(const CommonOptions& options, const std::vector<std::string>& notes) {
+  if (options.quiet) return;
+  for (const auto& note : notes) std::cerr << note << "\n";
+}
+
+}  // namespace
+
+int validate_command(const CommonOptions& options) {
+  const SceneConfig scene = load(options);
+  std::cout << normalized_scene_text(scene);
+  return kExitFinished;
+}
+
+int run_command(const CommonOptions& options, int steps_override) {
+  Timer setup_timer;
+  std::vector<std::string> extra;
+  if (steps_override >= 0) extra.push_back("/time/steps=" + std::to_string(steps_override));
+  const SceneConfig scene = load(options, extra);
+  std::vector<std::string> notes;
+  // Everything that can reject the input happens before the output folder is touched.
+  auto simulation = build_simulation(scene, &notes);
+  print_notes(options, notes);
+  const RunSettings settings = run_settings(scene);
+  const double setup_seconds = setup_timer.seconds();
+
+  std::filesystem::create_directories(settings.out_dir);
+  nlohmann::json record = base_run_record(scene.normalized, options.command_line);
+  write_run_record(settings.out_dir, record);
+
+  std::unique_ptr<ProgressReporter> progress;
+  if (!options.quiet) {
+    progress = std::make_unique<ProgressReporter>(std::cerr, settings.steps, stream_is_terminal(stderr));
+  }
+  const RunResult result = simulation->run(settings, [&](int step) {
+    if (progress) progress->update(step);
+  });
+  if (progress) progress->finish(result.status);
+
+  record["status"] = result.status;
+  if (!result.message.empty()) record["message"] = result.message;
+  record["wall_seconds"] = {{"total", setup_seconds + result.seconds_total},
+                            {"setup", setup_seconds},
+                            {"stepping", result.seconds_stepping},
+                            {"output", result.seconds_output}};
+  const Model& model = simulation->model();
+  record["counts"] = {{"steps_requested", settings.steps},
+                      {"steps_done", result.steps_done},
+                      {"frames", result.frames_written},
+                      {"vertices", model.num_vertices()},
+                      {"free_dofs", model.num_free()}};
+  write_run_record(settings.out_dir, record);
+
+  if (result.status != "finished") {
+    std::cerr << "simrun: " << result.status << ": " << result.message << "; outputs up to the last "
+              << "good step are in " << settings.out_dir.string() << "\n";
+    return kExitDiverged;
+  }
+  if (!options.quiet) {
+    std::cerr << "simrun: finished " << result.steps_done << " steps in "
+              << setup_seconds + result.seconds_total << " s; wrote " << settings.out_dir.string()
+              << " (run.json, energy.csv, stats.csv"
+              << (settings.write_vtu ? ", frames.pvd" : "") << ")\n";
+  }
+  return kExitFinished;
+}
+
+int modes_command(const CommonOptions& options, int count) {
+  const SceneConfig scene = load(options);
+  BuiltModel built = build_model(scene);
+  print_notes(options, built.notes);
+  require(count <= built.model->num_free(),
+          "modes: -n " + std::to_string(count) + " exceeds the " +
+              std::to_string(built.model->num_free()) + " free DOFs of the scene");
+  const GeneralizedEigenResult modes = rest_modes(*built.model, count);
+  if (modes.status != Status::kSuccess) {
+    std::cerr << "simrun: modes: eigensolver " << to_string(modes.status) << "\n";
+    return kExitDiverged;
+  }
+  std::filesystem::create_directories(scene.output.dir);
+  write_modes(scene.output.dir, *built.model, built.frames, modes);
+  if (!options.quiet) {
+    std::cerr << "simrun: " << count << " modes in " << modes.seconds << " s; wrote "
+              << (scene.output.dir / "modes.csv").string() << " and modes/*.vtu\n";
+  }
+  return kExitFinished;
+}
+
+}  // namespace simrun::app

@@ -1,0 +1,22 @@
+#pragma once
+/// The subcommands of `simrun`. Each returns the process exit code; InputError propagates to
+/// main(), which prints it and exits with kExitBadInput.
+#include <string>
+#include <vector>
+
+namespace simrun::app {
+
+struct CommonOptions {
+  std::string scene;
+  std::vector<std::string> overrides;  ///< --set /pointer=value
+  std::string out_dir;                 ///< -o (empty: the scene's output.dir)
+  int threads = 0;
+  bool quiet = false;
+  std::string command_line;            ///< for run.json
+};
+
+int run_command(const CommonOptions& options, int steps_override);
+int validate_command(const CommonOptions& options);
+int modes_command(const CommonOptions& options, int count);
+
+}  // namespace simrun::app

@@ -1,0 +1,84 @@
+// simrun: command-line front end (interface contract: run, validate, modes, schema, --version).
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "exit_codes.hpp"
+#include "scene/scene_schema.hpp"
+#include "simrun/version.hpp"
+
+namespace {
+
+std::string joined_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  return line;
+}
+
+void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
+  command->add_option("scene", options.scene, "Scene file (JSON)")->required()->check(CLI::ExistingFile);
+  command->add_option("--set", options.overrides,
+                      "Override a scene value before validation: /json/pointer=VALUE "
+                      "(VALUE is JSON, or a bare word for a string)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace simrun::app;
+  CLI::App app{"simrun: batch simulator for stiff elastodynamics driven by JSON scenes"};
+  app.set_version_flag("--version", std::string("simrun ") + simrun::kVersion + " (" +
+                                        simrun::kGitHash + ")");
+  app.require_subcommand(1);
+
+  CommonOptions options;
+  options.command_line = joined_command_line(argc, argv);
+  int steps = -1;
+  int modes = 10;
+
+  CLI::App* run = app.add_subcommand("run", "Simulate a scene and write its output folder");
+  add_scene_options(run, options);
+  run->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
+  run->add_option("--steps", steps, "Number of steps (overrides time.steps)")->check(CLI::NonNegativeNumber);
+  run->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
+
+  CLI::App* validate = app.add_subcommand("validate", "Check a scene and print it normalized");
+  add_scene_options(validate, options);
+
+  CLI::App* modes_cmd = app.add_subcommand("modes", "Rest-state eigenmodes K u = lambda M u");
+  add_scene_options(modes_cmd, options);
+  modes_cmd->add_option("-n,--count", modes, "Number of modes")->check(CLI::PositiveNumber);
+  modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
+  modes_cmd->add_option("--threads", options.threads, "Threads for assembly")->check(CLI::PositiveNumber);
+  modes_cmd->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
+
+  CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitFinished : kExitBadInput;
+  }
+
+  try {
+    if (*run) return run_command(options, steps);
+    if (*validate) return validate_command(options);
+    if (*modes_cmd) return modes_command(options, modes);
+    if (*schema) {
+      std::cout << simrun::scene_schema_text();
+      return kExitFinished;
+    }
+  } catch (const simrun::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitInternal;
+}

@@ -1,0 +1,20 @@
+#pragma once
+/// The one exception type for problems a user can act on (bad scene, bad mesh, bad option).
+/// The message names the file, JSON pointer or element, what was expected and what was found.
+/// Solvers and integrators do not throw on numerical trouble: they return a status.
+#include <stdexcept>
+#include <string>
+
+namespace simrun {
+
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws InputError(message) when `ok` is false.
+inline void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError(message);
+}
+
+}  // namespace simrun

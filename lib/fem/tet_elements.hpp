@@ -1,0 +1,38 @@
+#pragma once
+/// Per-element precompute for P1 tetrahedra: rest volume and shape-function gradients.
+/// With G the 4x3 matrix whose row a is grad N_a (rest configuration), the deformation gradient
+/// is F = sum_a x_a grad N_a^T, i.e. F = Ds Dm^{-1} with Ds = [x1-x0, x2-x0, x3-x0].
+#include <vector>
+
+#include "core/types.hpp"
+#include "mesh/tet_mesh.hpp"
+
+namespace simrun {
+
+using TetGradients = Eigen::Matrix<double, 4, 3>;
+
+struct TetElements {
+  MatX4i tets;
+  VecX volume;                        ///< rest volumes [m^3], positive
+  std::vector<TetGradients> grad;     ///< grad N_a per element (rows a = 0..3) [1/m]
+  std::vector<Mat3> dm_inverse;       ///< Dm^{-1} per element
+
+  int size() const { return static_cast<int>(tets.rows()); }
+};
+
+/// Precomputes volumes and gradients. Throws InputError naming the element when a tet has
+/// non-positive volume (call orient_tets on the mesh first).
+TetElements precompute_tet_elements(const MatX3& rest, const MatX4i& tets);
+
+/// F for element e at full positions q (flat 3n), Eq. F = Ds Dm^{-1}.
+inline Mat3 deformation_gradient(const TetElements& el, int e, const VecX& q) {
+  const auto t = el.tets.row(e);
+  const Vec3 x0 = q.segment<3>(3 * t[0]);
+  Mat3 Ds;
+  Ds.col(0) = q.segment<3>(3 * t[1]) - x0;
+  Ds.col(1) = q.segment<3>(3 * t[2]) - x0;
+  Ds.col(2) = q.segment<3>(3 * t[3]) - x0;
+  return Ds * el.dm_inverse[e];
+}
+
+}  // namespace simrun

@@ -1,0 +1,34 @@
+#pragma once
+/// Sparsity pattern of the free-DOF system matrices (M, K, D and M + h D + h^2 K share it) and
+/// the positions of every element's 12x12 block in its value array, so per-step assembly writes
+/// straight into the CSC values with no triplet sort.
+#include <vector>
+
+#include "core/types.hpp"
+#include "fem/dof_map.hpp"
+
+namespace simrun {
+
+/// Symmetric, fully stored (both triangles) pattern over free DOFs coupling all DOFs of each tet;
+/// values are zero. Compressed.
+SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs);
+
+/// For each element, 144 positions (row-major over local DOFs 3a+i) into the pattern's value
+/// array, or -1 where the row or column DOF is constrained.
+class TetSlots {
+ public:
+  TetSlots() = default;
+  TetSlots(const MatX4i& tets, const DofMap& dofs, const SpMat& pattern);
+  const int* element(int e) const { return m_slots.data() + 144 * static_cast<size_t>(e); }
+
+ private:
+  std::vector<int> m_slots;
+};
+
+/// Position of entry (row, col) in A's value array; -1 if not in the pattern.
+int find_slot(const SpMat& A, int row, int col);
+
+/// Positions of the diagonal entries (row i at index i).
+std::vector<int> diagonal_slots(const SpMat& A);
+
+}  // namespace simrun

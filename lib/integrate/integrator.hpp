@@ -1,0 +1,49 @@
+#pragma once
+/// Time integrator interface. Integrators are written against the Model (never a material) and
+/// advance the free-DOF state (q, v) by one step h.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.hpp"
+#include "model/model.hpp"
+#include "solve/newton.hpp"
+
+namespace simrun {
+
+struct State {
+  VecX q;  ///< free positions [m]
+  VecX v;  ///< free velocities [m/s]
+  double t = 0.0;
+};
+
+/// What one step did (a row of stats.csv).
+struct StepStats {
+  int newton_iterations = 0;
+  int line_search_steps = 0;
+  int factorizations = 0;
+  int solves = 0;
+  int ldlt_fallbacks = 0;
+  double residual = 0.0;
+};
+
+struct IntegratorSettings {
+  NewtonSettings newton;     ///< for implicit stages
+  bool project_psd = true;   ///< project element Hessians in Newton solves
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  virtual std::string_view name() const = 0;
+  /// Advances `state` by h. On a failed status the state is left as it was.
+  virtual Status step(const Model& model, State& state, double h, StepStats& stats) = 0;
+};
+
+/// The integrator registered under `name`; throws InputError naming the known ones otherwise.
+std::unique_ptr<Integrator> make_integrator(std::string_view name, const IntegratorSettings& settings);
+/// Names of the registered integrators.
+std::vector<std::string> integrator_names();
+
+}  // namespace simrun

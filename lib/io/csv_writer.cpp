@@ -1,0 +1,87 @@
+#include "io/csv_writer.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "core/error.hpp"
+#include "io/number_format.hpp"
+
+namespace simrun {
+
+namespace {
+
+std::string quoted_if_needed(const std::string& name) {
+  if (name.find_first_of(",\"\r\n") == std::string::npos) return name;
+  std::string out = "\"";
+  for (const char c : name) {
+    if (c == '"') out += '"';  // RFC 4180: a quote inside a quoted field is doubled
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+CsvWriter::CsvWriter(std::filesystem::path path, std::vector<std::string> columns)
+    : m_path(std::move(path)), m_columns(std::move(columns)) {
+  if (m_columns.empty()) throw std::logic_error("CsvWriter: no columns for " + m_path.string());
+  m_file = std::fopen(m_path.c_str(), "wb");
+  if (m_file == nullptr) {
+    throw InputError("cannot write '" + m_path.string() + "': " + std::strerror(errno));
+  }
+  std::string header;
+  for (std::size_t i = 0; i < m_columns.size(); ++i) {
+    if (i > 0) header += ',';
+    header += quoted_if_needed(m_columns[i]);
+  }
+  write_line(header);
+}
+
+CsvWriter::~CsvWriter() {
+  if (m_file != nullptr) std::fclose(m_file);
+}
+
+CsvWriter::CsvWriter(CsvWriter&& other) noexcept
+    : m_path(std::move(other.m_path)),
+      m_columns(std::move(other.m_columns)),
+      m_file(std::exchange(other.m_file, nullptr)),
+      m_rows(other.m_rows) {}
+
+CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
+  if (this != &other) {
+    if (m_file != nullptr) std::fclose(m_file);
+    m_path = std::move(other.m_path);
+    m_columns = std::move(other.m_columns);
+    m_file = std::exchange(other.m_file, nullptr);
+    m_rows = other.m_rows;
+  }
+  return *this;
+}
+
+void CsvWriter::row(const std::vector<double>& values) {
+  if (values.size() != m_columns.size()) {
+    throw std::logic_error("CsvWriter: row of " + std::to_string(values.size()) + " values for " +
+                           std::to_string(m_columns.size()) + " columns in " + m_path.string());
+  }
+  std::string line;
+  line.reserve(24 * values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) line += ',';
+    append_double(line, values[i]);
+  }
+  write_line(line);
+  ++m_rows;
+}
+
+void CsvWriter::write_line(const std::string& line) {
+  if (m_file == nullptr) throw std::logic_error("CsvWriter: used after move");
+  // One fwrite per line, then flush to the OS: a run killed between rows leaves only whole rows.
+  const std::string text = line + '\n';
+  if (std::fwrite(text.data(), 1, text.size(), m_file) != text.size() || std::fflush(m_file) != 0) {
+    throw std::runtime_error("failed writing '" + m_path.string() + "': " + std::strerror(errno));
+  }
+}
+
+}  // namespace simrun

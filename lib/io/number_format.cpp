@@ -1,0 +1,21 @@
+#include "io/number_format.hpp"
+
+#include <array>
+#include <charconv>
+
+namespace simrun {
+
+void append_double(std::string& out, double value) {
+  // 32 characters hold any shortest double form ("-2.2250738585072014e-308" is 24).
+  std::array<char, 32> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), result.ptr);
+}
+
+std::string format_double(double value) {
+  std::string out;
+  append_double(out, value);
+  return out;
+}
+
+}  // namespace simrun

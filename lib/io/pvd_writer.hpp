@@ -1,0 +1,42 @@
+#pragma once
+/// ParaView collection (frames.pvd) indexing the frame files with their times. The whole file is
+/// rewritten atomically after every added frame, so a run that dies midway leaves a valid
+/// collection of exactly the frames written so far.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace simrun {
+
+class PvdCollection {
+ public:
+  struct Entry {
+    double time;       ///< simulation time [s]
+    std::string file;  ///< path relative to the .pvd's folder, '/' separated
+    int part;          ///< piece index when several files share one time step (e.g. objects)
+  };
+
+  /// Starts an empty collection at `pvd_path` and writes it at once (a run that fails before
+  /// its first frame still leaves a loadable, empty collection). Throws like
+  /// write_file_atomically: InputError naming the path when it cannot be created.
+  explicit PvdCollection(std::filesystem::path pvd_path);
+
+  /// Adds a frame and rewrites the collection. `file` is taken relative to the .pvd's folder;
+  /// an absolute path (or one starting with the .pvd's folder) is made relative to that folder
+  /// first, so a collection can be moved with its frames.
+  void add(double time, const std::filesystem::path& file, int part = 0);
+
+  const std::vector<Entry>& entries() const { return m_entries; }
+  const std::filesystem::path& path() const { return m_path; }
+
+  /// The collection as text (what is on disk after the last add).
+  std::string document() const;
+
+ private:
+  void write() const;
+
+  std::filesystem::path m_path;
+  std::vector<Entry> m_entries;
+};
+
+}  // namespace simrun

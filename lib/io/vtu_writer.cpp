@@ -1,0 +1,168 @@
+#include "io/vtu_writer.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+#include "io/base64.hpp"
+#include "io/number_format.hpp"
+#include "io/xml_escape.hpp"
+
+namespace simrun {
+
+namespace {
+
+constexpr std::uint8_t k_vtk_tetra = 10;
+
+/// Appends one inline binary <DataArray>: base64 over [UInt64 byte count][data bytes], encoded
+/// as one stream (what VTK's and meshio's readers decode).
+void append_data_array(std::string& xml, std::string_view type, std::string_view name,
+                       int components, const void* data, std::size_t bytes) {
+  std::vector<std::uint8_t> buffer(sizeof(std::uint64_t) + bytes);
+  const std::uint64_t header = bytes;
+  std::memcpy(buffer.data(), &header, sizeof(header));
+  if (bytes > 0) std::memcpy(buffer.data() + sizeof(header), data, bytes);
+
+  xml += "        <DataArray type=\"";
+  xml += type;
+  xml += "\" Name=\"";
+  xml += xml_escape(name);
+  xml += "\"";
+  if (components != 1) xml += " NumberOfComponents=\"" + std::to_string(components) + "\"";
+  xml += " format=\"binary\">\n          ";
+  xml += base64_encode(buffer.data(), buffer.size());
+  xml += "\n        </DataArray>\n";
+}
+
+void require_length(std::string_view what, std::string_view name, Eigen::Index found,
+                    Eigen::Index expected) {
+  if (found != expected) {
+    throw std::invalid_argument("vtu: " + std::string(what) + " '" + std::string(name) + "' has " +
+                                std::to_string(found) + " entries, expected " +
+                                std::to_string(expected));
+  }
+}
+
+template <typename Pair>
+void require_not_null(const Pair& field) {
+  if (field.second == nullptr) {
+    throw std::invalid_argument("vtu: array '" + field.first + "' is a null pointer");
+  }
+}
+
+}  // namespace
+
+std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields) {
+  const Eigen::Index n_points = positions.rows();
+  const Eigen::Index n_cells = tets.rows();
+
+  // Check everything before formatting so a bad call never produces a file.
+  for (const auto& field : fields.point_vectors) {
+    require_not_null(field);
+    require_length("point vector", field.first, field.second->rows(), n_points);
+  }
+  for (const auto& field : fields.point_scalars) {
+    require_not_null(field);
+    require_length("point scalar", field.first, field.second->size(), n_points);
+  }
+  for (const auto& field : fields.cell_scalars) {
+    require_not_null(field);
+    require_length("cell scalar", field.first, field.second->size(), n_cells);
+  }
+  for (const auto& field : fields.cell_ints) {
+    require_not_null(field);
+    require_length("cell integer", field.first, static_cast<Eigen::Index>(field.second->size()),
+                   n_cells);
+  }
+  if (n_cells > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= n_points)) {
+    throw std::invalid_argument("vtu: a tet refers to a vertex outside 0.." +
+                                std::to_string(n_points - 1));
+  }
+
+  std::string xml;
+  xml.reserve(static_cast<std::size_t>(200 + 48 * n_points + 60 * n_cells));
+  xml += "<?xml version=\"1.0\"?>\n";
+  xml += "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"";
+  xml += std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
+  xml += "\" header_type=\"UInt64\">\n";
+  xml += "  <UnstructuredGrid>\n";
+  if (fields.time) {
+    xml += "    <FieldData>\n";
+    xml +=
+        "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
+        "format=\"ascii\">";
+    append_double(xml, *fields.time);
+    xml += "</DataArray>\n";
+    xml += "    </FieldData>\n";
+  }
+  xml += "    <Piece NumberOfPoints=\"" + std::to_string(n_points) + "\" NumberOfCells=\"" +
+         std::to_string(n_cells) + "\">\n";
+
+  xml += "      <Points>\n";
+  // MatX3 is row-major: data() is x0 y0 z0 x1 ..., VTK's interleaved layout.
+  append_data_array(xml, "Float64", "Points", 3, positions.data(),
+                    sizeof(double) * static_cast<std::size_t>(positions.size()));
+  xml += "      </Points>\n";
+
+  xml += "      <Cells>\n";
+  std::vector<std::int64_t> connectivity(static_cast<std::size_t>(4 * n_cells));
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(n_cells));
+  for (Eigen::Index e = 0; e < n_cells; ++e) {
+    for (int k = 0; k < 4; ++k) connectivity[4 * e + k] = tets(e, k);
+    offsets[e] = 4 * (e + 1);
+  }
+  const std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), k_vtk_tetra);
+  append_data_array(xml, "Int64", "connectivity", 1, connectivity.data(),
+                    sizeof(std::int64_t) * connectivity.size());
+  append_data_array(xml, "Int64", "offsets", 1, offsets.data(),
+                    sizeof(std::int64_t) * offsets.size());
+  append_data_array(xml, "UInt8", "types", 1, types.data(), types.size());
+  xml += "      </Cells>\n";
+
+  xml += "      <PointData";
+  if (!fields.point_vectors.empty()) {
+    xml += " Vectors=\"" + xml_escape(fields.point_vectors.front().first) + "\"";
+  }
+  if (!fields.point_scalars.empty()) {
+    xml += " Scalars=\"" + xml_escape(fields.point_scalars.front().first) + "\"";
+  }
+  xml += ">\n";
+  for (const auto& [name, values] : fields.point_vectors) {
+    append_data_array(xml, "Float64", name, 3, values->data(),
+                      sizeof(double) * static_cast<std::size_t>(values->size()));
+  }
+  for (const auto& [name, values] : fields.point_scalars) {
+    append_data_array(xml, "Float64", name, 1, values->data(),
+                      sizeof(double) * static_cast<std::size_t>(values->size()));
+  }
+  xml += "      </PointData>\n";
+
+  xml += "      <CellData";
+  if (!fields.cell_scalars.empty()) {
+    xml += " Scalars=\"" + xml_escape(fields.cell_scalars.front().first) + "\"";
+  }
+  xml += ">\n";
+  for (const auto& [name, values] : fields.cell_scalars) {
+    append_data_array(xml, "Float64", name, 1, values->data(),
+                      sizeof(double) * static_cast<std::size_t>(values->size()));
+  }
+  for (const auto& [name, values] : fields.cell_ints) {
+    static_assert(sizeof(int) == 4, "Int32 arrays are written from int");
+    append_data_array(xml, "Int32", name, 1, values->data(), sizeof(int) * values->size());
+  }
+  xml += "      </CellData>\n";
+
+  xml += "    </Piece>\n";
+  xml += "  </UnstructuredGrid>\n";
+  xml += "</VTKFile>\n";
+  return xml;
+}
+
+void write_vtu(const std::filesystem::path& path, const MatX3& positions, const MatX4i& tets,
+               const VtuFields& fields) {
+  write_file_atomically(path, vtu_document(positions, tets, fields));
+}
+
+}  // namespace simrun

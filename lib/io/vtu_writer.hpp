@@ -1,0 +1,41 @@
+#pragma once
+/// VTK XML UnstructuredGrid (.vtu) frames of a tetrahedral mesh, readable by ParaView/VTK and
+/// meshio. Arrays are inline binary: each DataArray holds base64(UInt64 byte count + raw
+/// little/big-endian data as the machine stores it), the layout VTK reads with
+/// header_type="UInt64" and no compressor (VTK file format docs, "XML File Formats", binary data).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace simrun {
+
+/// Named per-vertex and per-element arrays to attach to a frame. The pointers are borrowed and
+/// must stay valid for the duration of the write call.
+struct VtuFields {
+  /// Per-vertex 3-vectors, e.g. {"displacement", &u}, {"velocity", &v}; rows = number of points.
+  std::vector<std::pair<std::string, const MatX3*>> point_vectors;
+  /// Per-vertex scalars; size = number of points.
+  std::vector<std::pair<std::string, const VecX*>> point_scalars;
+  /// Per-tet scalars (Float64), e.g. {"E", &youngs}; size = number of tets.
+  std::vector<std::pair<std::string, const VecX*>> cell_scalars;
+  /// Per-tet integers (Int32), e.g. {"region", &mesh.regions}; size = number of tets.
+  std::vector<std::pair<std::string, const std::vector<int>*>> cell_ints;
+  /// Simulation time, written as FieldData "TimeValue" so a lone .vtu still shows its time.
+  std::optional<double> time;
+};
+
+/// The complete .vtu document for tets (type 10, VTK_TETRA) over `positions` (usually the
+/// deformed positions x). Throws std::invalid_argument when an array's length does not match
+/// the number of points or cells, or when a tet refers to a vertex outside `positions`.
+std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields = {});
+
+/// Writes vtu_document(...) to `path` atomically (see write_file_atomically): InputError naming
+/// the path when it cannot be created, std::runtime_error when writing fails midway.
+void write_vtu(const std::filesystem::path& path, const MatX3& positions, const MatX4i& tets,
+               const VtuFields& fields = {});
+
+}  // namespace simrun

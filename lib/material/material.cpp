@@ -1,0 +1,21 @@
+#include "material/material.hpp"
+
+#include <Eigen/Eigenvalues>
+
+namespace simrun {
+
+Mat9 Material::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+  return project_psd(first_piola_derivative(F, p));
+}
+
+Mat9 project_psd(const Mat9& A, double epsilon) {
+  Eigen::SelfAdjointEigenSolver<Mat9> eig(0.5 * (A + A.transpose()));
+  Vec9 values = eig.eigenvalues();
+  if (values.minCoeff() >= 0.0) return A;
+  for (int i = 0; i < 9; ++i) {
+    if (values[i] < 0.0) values[i] = epsilon;
+  }
+  return eig.eigenvectors() * values.asDiagonal() * eig.eigenvectors().transpose();
+}
+
+}  // namespace simrun

@@ -1,0 +1,45 @@
+#pragma once
+/// Hyperelastic material model: energy density psi(F), first Piola-Kirchhoff stress P = dpsi/dF
+/// and its derivative dP/dF. Stateless; per-element parameters are passed in, so one instance
+/// serves heterogeneous bodies.
+///
+/// dP/dF is a 9x9 matrix acting on vec(F) in column-major order (entry F(i,j) at i + 3 j), the
+/// same layout as Eigen's Mat3 storage.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/types.hpp"
+#include "material/lame.hpp"
+
+namespace simrun {
+
+class Material {
+ public:
+  virtual ~Material() = default;
+  /// The scene name of the model ("linear", ...).
+  virtual std::string_view name() const = 0;
+  /// Energy per unit rest volume [J/m^3].
+  virtual double energy_density(const Mat3& F, const LameParameters& p) const = 0;
+  /// P = dpsi/dF [Pa].
+  virtual Mat3 first_piola(const Mat3& F, const LameParameters& p) const = 0;
+  /// dP/dF, 9x9 on column-major vec(F).
+  virtual Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const = 0;
+  /// dP/dF projected to the positive semidefinite cone. The default clamps the eigenvalues of
+  /// the 9x9 matrix (see project_psd); models with analytic eigensystems override it.
+  virtual Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const;
+  /// True when dP/dF does not depend on F (psi quadratic in F): assembled Hessians are constant.
+  virtual bool is_quadratic() const { return false; }
+  /// True when psi is finite for inverted elements (det F <= 0). Models that return false give
+  /// +inf energy there, which line searches reject and the step loop reports as divergence.
+  virtual bool allows_inversion() const = 0;
+};
+
+/// Symmetric eigenvalue clamp: eigenvalues below zero become `epsilon` (>= 0). Eigenvalues at or
+/// above zero are kept, so exact zero modes (rigid rotations of the element) stay zero.
+Mat9 project_psd(const Mat9& A, double epsilon = 0.0);
+
+/// The model registered under `name`; throws InputError (with the known names) otherwise.
+std::unique_ptr<Material> make_material(std::string_view name);
+
+}  // namespace simrun

@@ -1,0 +1,35 @@
+#include "mesh/load_mesh.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/error.hpp"
+#include "mesh/read_gmsh.hpp"
+#include "mesh/read_medit.hpp"
+#include "mesh/read_surface.hpp"
+#include "mesh/read_tetgen.hpp"
+#include "mesh/tetrahedralize.hpp"
+
+namespace simrun {
+
+TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, double max_volume,
+                       int target_tets, int* num_flipped) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError("mesh file '" + path.string() + "' does not exist or is not a regular file");
+  if (num_flipped) *num_flipped = 0;
+  if (ext == ".node" || ext == ".ele") return read_tetgen(path, num_flipped);
+  if (ext == ".mesh") return read_medit(path, num_flipped);
+  if (ext == ".msh") return read_gmsh(path, num_flipped);
+  if (ext == ".off" || ext == ".obj" || ext == ".stl") {
+    return tetrahedralize(read_surface(path), quality_ratio, max_volume, target_tets,
+                          path.string());
+  }
+  throw InputError("mesh file '" + path.string() + "': unknown extension '" + ext +
+                   "', expected .node, .ele, .mesh, .msh, .off, .obj or .stl");
+}
+
+}  // namespace simrun

@@ -1,0 +1,67 @@
+#include "mesh/surface_check.hpp"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace simrun {
+
+void require_closed_manifold(const SurfaceMesh& surface, const std::string& source_name) {
+  const int n = surface.num_vertices();
+  require(surface.num_faces() > 0, source_name + ": expected a closed surface, found no faces");
+  std::vector<std::pair<int, int>> edges;
+  edges.reserve(3 * static_cast<std::size_t>(surface.num_faces()));
+  for (int f = 0; f < surface.num_faces(); ++f) {
+    for (int c = 0; c < 3; ++c) {
+      const int a = surface.faces(f, c), b = surface.faces(f, (c + 1) % 3);
+      if (a < 0 || a >= n || b < 0 || b >= n || a == b) {
+        throw InputError(source_name + ": face " + std::to_string(f) + " (0-based) has vertices [" +
+                         std::to_string(surface.faces(f, 0)) + ", " +
+                         std::to_string(surface.faces(f, 1)) + ", " +
+                         std::to_string(surface.faces(f, 2)) +
+                         "], expected 3 distinct indices in 0.." + std::to_string(n - 1));
+      }
+      edges.emplace_back(std::min(a, b), std::max(a, b));
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  long bad = 0;
+  std::pair<int, int> first_bad{-1, -1};
+  std::size_t first_bad_uses = 0;
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i + 1;
+    while (j < edges.size() && edges[j] == edges[i]) ++j;
+    if (j - i != 2) {
+      if (bad == 0) {
+        first_bad = edges[i];
+        first_bad_uses = j - i;
+      }
+      ++bad;
+    }
+    i = j;
+  }
+  if (bad > 0) {
+    throw InputError(source_name + ": expected a closed manifold surface (every edge shared by " +
+                     "exactly 2 faces), found " + std::to_string(bad) +
+                     " bad edge(s), e.g. edge (" + std::to_string(first_bad.first) + ", " +
+                     std::to_string(first_bad.second) + ") (0-based vertex indices) used by " +
+                     std::to_string(first_bad_uses) + " face(s)");
+  }
+}
+
+double enclosed_volume(const SurfaceMesh& surface) {
+  double vol6 = 0.0;
+  for (int f = 0; f < surface.num_faces(); ++f) {
+    const Vec3 a = surface.vertices.row(surface.faces(f, 0));
+    const Vec3 b = surface.vertices.row(surface.faces(f, 1));
+    const Vec3 c = surface.vertices.row(surface.faces(f, 2));
+    vol6 += a.dot(b.cross(c));
+  }
+  return std::abs(vol6) / 6.0;
+}
+
+}  // namespace simrun

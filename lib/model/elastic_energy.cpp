@@ -1,0 +1,83 @@
+#include "model/elastic_energy.hpp"
+
+#include "fem/element_coloring.hpp"
+
+namespace simrun {
+
+ElasticEnergy::ElasticEnergy(TetElements elements, std::shared_ptr<const Material> material,
+                             std::vector<LameParameters> parameters, int num_vertices)
+    : m_elements(std::move(elements)),
+      m_material(std::move(material)),
+      m_parameters(std::move(parameters)),
+      m_colors(color_elements(m_elements.tets, num_vertices)) {}
+
+double ElasticEnergy::energy(const VecX& x) const {
+  double total = 0.0;
+  const int n = m_elements.size();
+#pragma omp parallel for reduction(+ : total) schedule(static)
+  for (int e = 0; e < n; ++e) {
+    const Mat3 F = deformation_gradient(m_elements, e, x);
+    total += m_elements.volume[e] * m_material->energy_density(F, m_parameters[e]);
+  }
+  return total;
+}
+
+void ElasticEnergy::add_gradient(const VecX& x, VecX& g) const {
+  for (const auto& color : m_colors) {
+    const int n = static_cast<int>(color.size());
+#pragma omp parallel for schedule(static)
+    for (int c = 0; c < n; ++c) {
+      const int e = color[c];
+      const Mat3 F = deformation_gradient(m_elements, e, x);
+      const Mat3 P = m_material->first_piola(F, m_parameters[e]);
+      // Column a of V P G^T is dE/dx_a.
+      const Eigen::Matrix<double, 3, 4> ga = m_elements.volume[e] * P * m_elements.grad[e].transpose();
+      for (int a = 0; a < 4; ++a) g.segment<3>(3 * m_elements.tets(e, a)) += ga.col(a);
+    }
+  }
+}
+
+void ElasticEnergy::bind(const SpMat& pattern, const DofMap& dofs) {
+  m_slots = TetSlots(m_elements.tets, dofs, pattern);
+}
+
+Mat12 element_hessian(const TetGradients& G, double volume, const Mat9& D) {
+  Mat12 H;
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      // D_ik(j, l) = dP_ij / dF_kl; the (i,k) DOF block over nodes (a,b) is G D_ik G^T.
+      Mat3 Dik;
+      for (int j = 0; j < 3; ++j) {
+        for (int l = 0; l < 3; ++l) Dik(j, l) = D(i + 3 * j, k + 3 * l);
+      }
+      const Eigen::Matrix<double, 4, 4> block = volume * (G * Dik * G.transpose());
+      for (int a = 0; a < 4; ++a) {
+        for (int b = 0; b < 4; ++b) H(3 * a + i, 3 * b + k) = block(a, b);
+      }
+    }
+  }
+  return H;
+}
+
+void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd) const {
+  for (const auto& color : m_colors) {
+    const int n = static_cast<int>(color.size());
+#pragma omp parallel for schedule(static)
+    for (int c = 0; c < n; ++c) {
+      const int e = color[c];
+      const Mat3 F = deformation_gradient(m_elements, e, x);
+      const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
+                                 : m_material->first_piola_derivative(F, m_parameters[e]);
+      const Mat12 H = element_hessian(m_elements.grad[e], m_elements.volume[e], D);
+      const int* slots = m_slots.element(e);
+      for (int r = 0; r < 12; ++r) {
+        for (int col = 0; col < 12; ++col) {
+          const int s = slots[12 * r + col];
+          if (s >= 0) values[s] += H(r, col);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace simrun

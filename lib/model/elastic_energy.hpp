@@ -1,0 +1,41 @@
+#pragma once
+/// Hyperelastic energy of a P1 tet mesh: E = sum_e V_e psi(F_e), with per-element parameters.
+#include <memory>
+#include <vector>
+
+#include "fem/tet_elements.hpp"
+#include "fem/tet_pattern.hpp"
+#include "material/material.hpp"
+#include "model/energy_term.hpp"
+
+namespace simrun {
+
+class ElasticEnergy final : public EnergyTerm {
+ public:
+  ElasticEnergy(TetElements elements, std::shared_ptr<const Material> material,
+                std::vector<LameParameters> parameters, int num_vertices);
+
+  std::string name() const override { return "elastic"; }
+  double energy(const VecX& x) const override;
+  /// dE/dx_a = V P(F) grad N_a.
+  void add_gradient(const VecX& x, VecX& g) const override;
+  void bind(const SpMat& pattern, const DofMap& dofs) override;
+  /// d2E/dx_ai dx_bk = V sum_jl dP_ij/dF_kl grad N_a,j grad N_b,l.
+  void add_hessian(const VecX& x, double* values, bool project_psd) const override;
+  bool is_quadratic() const override { return m_material->is_quadratic(); }
+
+  const TetElements& elements() const { return m_elements; }
+  const std::vector<LameParameters>& parameters() const { return m_parameters; }
+
+ private:
+  TetElements m_elements;
+  std::shared_ptr<const Material> m_material;
+  std::vector<LameParameters> m_parameters;
+  std::vector<std::vector<int>> m_colors;  ///< vertex-disjoint element groups
+  TetSlots m_slots;
+};
+
+/// The 12x12 element Hessian V B^T D B for dP/dF = D (B = dvec(F)/dx).
+Mat12 element_hessian(const TetGradients& G, double volume, const Mat9& dPdF);
+
+}  // namespace simrun

@@ -1,0 +1,83 @@
+#pragma once
+/// The discrete mechanical system integrators work on: potential energy terms, mass, Rayleigh
+/// damping and Dirichlet constraints (DOF elimination). Integrator-facing vectors (q, v, g) are
+/// over free DOFs; matrices share one free-DOF sparsity pattern so linear combinations such as
+/// M + h D + h^2 K are sums of value arrays.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fem/dof_map.hpp"
+#include "fem/tet_elements.hpp"
+#include "model/energy_term.hpp"
+
+namespace simrun {
+
+/// Rayleigh damping D = alpha M + beta K, with K the rest stiffness or the current one.
+struct RayleighDamping {
+  double mass = 0.0;       ///< alpha [1/s]
+  double stiffness = 0.0;  ///< beta [s]
+  bool stiffness_at_rest = true;
+};
+
+class Model {
+ public:
+  /// rest: n x 3 rest positions; elements: the tets (for mass and the matrix pattern);
+  /// density: per element [kg/m^3]; terms: potential energy terms (bound here to the pattern).
+  Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
+        DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping);
+
+  int num_free() const { return m_dofs.num_free(); }
+  int num_vertices() const { return static_cast<int>(m_rest.size() / 3); }
+  const DofMap& dofs() const { return m_dofs; }
+  const VecX& rest_positions() const { return m_rest; }
+
+  /// Full positions (3n) for free positions q, constrained DOFs at their prescribed values.
+  VecX full_positions(const VecX& q) const;
+  /// Holds the constrained DOFs at the entries of `x` (full 3n; default: the rest positions).
+  void set_constrained_positions(const VecX& x) { m_constrained = x; }
+  /// Free part of a full vector.
+  VecX restrict_vector(const VecX& full) const { return m_dofs.restrict_vector(full); }
+
+  /// Total potential energy U(q).
+  double potential_energy(const VecX& q) const;
+  /// g = dU/dq over free DOFs (the force is -g).
+  void potential_gradient(const VecX& q, VecX& g) const;
+  /// K = d2U/dq2 over free DOFs, written into the shared pattern (K is resized if empty).
+  void stiffness(const VecX& q, SpMat& K, bool project_psd) const;
+  /// True when every term is quadratic: K is constant.
+  bool is_quadratic() const;
+
+  const SpMat& mass() const { return m_mass; }
+  /// Row-sum lumped masses of the free DOFs (for residual norms).
+  const VecX& lumped_mass() const { return m_lumped_free; }
+  /// A zero matrix with the shared pattern.
+  const SpMat& pattern() const { return m_pattern; }
+
+  const RayleighDamping& damping() const { return m_damping; }
+  bool has_damping() const { return m_damping.mass != 0.0 || m_damping.stiffness != 0.0; }
+  /// True when D does not change during the run.
+  bool damping_is_constant() const {
+    return m_damping.stiffness == 0.0 || m_damping.stiffness_at_rest || is_quadratic();
+  }
+  /// D = alpha M + beta K, with K = current_stiffness unless damping uses the rest stiffness.
+  void damping_matrix(const SpMat& current_stiffness, SpMat& D) const;
+
+  double kinetic_energy(const VecX& v) const { return 0.5 * v.dot(m_mass * v); }
+  /// (name, value) for kinetic and every potential term, in energy.csv column order.
+  std::vector<std::pair<std::string, double>> energies(const VecX& q, const VecX& v) const;
+
+ private:
+  VecX m_rest;
+  VecX m_constrained;  ///< full vector whose constrained entries are the prescribed positions
+  DofMap m_dofs;
+  std::vector<std::unique_ptr<EnergyTerm>> m_terms;
+  RayleighDamping m_damping;
+  SpMat m_pattern;
+  SpMat m_mass;
+  VecX m_lumped_free;
+  SpMat m_rest_stiffness;  ///< filled when damping uses it
+};
+
+}  // namespace simrun

@@ -1,0 +1,211 @@
+#include "scene/factory.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "fem/mass.hpp"
+#include "material/material.hpp"
+#include "mesh/boundary.hpp"
+#include "mesh/box.hpp"
+#include "mesh/load_mesh.hpp"
+#include "mesh/transform.hpp"
+#include "model/elastic_energy.hpp"
+#include "model/gravity_energy.hpp"
+#include "scene/initial_state.hpp"
+
+namespace simrun {
+
+namespace {
+
+std::string object_pointer(size_t index) { return "/objects/" + std::to_string(index); }
+
+TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
+                         std::vector<std::string>& notes) {
+  const MeshConfig& m = object.mesh;
+  TetMesh mesh;
+  int flipped = 0;
+  if (m.kind == MeshConfig::Kind::kBox) {
+    mesh = make_box(m.box_size, m.box_cells, m.box_split);
+  } else {
+    mesh = load_mesh_file(m.file, m.tetgen.quality, m.tetgen.max_volume, m.tetgen.target_tets,
+                          &flipped);
+  }
+  const TransformConfig& t = m.transform;
+  flipped += transform_mesh(mesh, t.scale, t.rotate_axis, t.rotate_deg, t.translate);
+  if (flipped > 0) {
+    notes.push_back(object_pointer(index) + " (" + object.name + "): re-oriented " +
+                    std::to_string(flipped) + " negatively oriented tets");
+  }
+  notes.push_back(object_pointer(index) + " (" + object.name +
+                  "): " + std::to_string(mesh.num_vertices()) + " vertices, " +
+                  std::to_string(mesh.num_tets()) + " tets");
+  return mesh;
+}
+
+/// Elements [begin, end) of `all` (global vertex numbering kept).
+TetElements slice(const TetElements& all, int begin, int end) {
+  TetElements part;
+  part.tets = all.tets.middleRows(begin, end - begin);
+  part.volume = all.volume.segment(begin, end - begin);
+  part.grad.assign(all.grad.begin() + begin, all.grad.begin() + end);
+  part.dm_inverse.assign(all.dm_inverse.begin() + begin, all.dm_inverse.begin() + end);
+  return part;
+}
+
+struct ObjectPieces {
+  TetMesh mesh;
+  MatX3 initial_positions;
+  VecX youngs, poisson, density;
+  std::vector<int> fixed;
+};
+
+ObjectPieces build_object(const ObjectConfig& object, size_t index,
+                          std::vector<std::string>& notes) {
+  ObjectPieces p;
+  p.mesh = load_object_mesh(object, index, notes);
+  const int n_tets = p.mesh.num_tets();
+  p.youngs = VecX::Constant(n_tets, object.material.E);
+  p.poisson = VecX::Constant(n_tets, object.material.nu);
+  p.density = VecX::Constant(n_tets, object.material.density);
+  if (p.mesh.regions.empty()) p.mesh.regions.assign(n_tets, 0);
+  for (size_t r = 0; r < object.regions.size(); ++r) {
+    const RegionConfig& region = object.regions[r];
+    const std::vector<int> tets = select_tets(p.mesh, region.select);
+    require(!tets.empty(), object_pointer(index) + "/regions/" + std::to_string(r) +
+                               "/select: selects no element of object '" + object.name + "'");
+    for (int e : tets) {
+      if (region.E) p.youngs[e] = *region.E;
+      if (region.nu) p.poisson[e] = *region.nu;
+      if (region.density) p.density[e] = *region.density;
+      p.mesh.regions[e] = static_cast<int>(r) + 1;
+    }
+  }
+  for (size_t d = 0; d < object.dirichlet.size(); ++d) {
+    const std::vector<int> vertices = select_vertices(p.mesh.vertices, object.dirichlet[d].select);
+    require(!vertices.empty(), object_pointer(index) + "/dirichlet/" + std::to_string(d) +
+                                   "/select: selects no vertex of object '" + object.name + "'");
+    p.fixed.insert(p.fixed.end(), vertices.begin(), vertices.end());
+  }
+  p.initial_positions = p.mesh.vertices;
+  if (object.initial.twist) apply_twist(p.initial_positions, *object.initial.twist);
+  return p;
+}
+
+}  // namespace
+
+BuiltModel build_model(const SceneConfig& scene) {
+  BuiltModel built;
+  std::vector<ObjectPieces> objects;
+  int n_vertices = 0, n_tets = 0;
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
+    objects.push_back(build_object(scene.objects[i], i, built.notes));
+    n_vertices += objects.back().mesh.num_vertices();
+    n_tets += objects.back().mesh.num_tets();
+  }
+
+  // Merge into one global numbering.
+  TetMesh& mesh = built.frames.mesh;
+  mesh.vertices.resize(n_vertices, 3);
+  mesh.tets.resize(n_tets, 4);
+  MatX3 initial_x(n_vertices, 3);
+  VecX youngs(n_tets), poisson(n_tets), density(n_tets);
+  std::vector<int> fixed;
+  std::vector<int> vertex_offset, tet_offset;
+  int v0 = 0, t0 = 0;
+  for (const auto& p : objects) {
+    vertex_offset.push_back(v0);
+    tet_offset.push_back(t0);
+    const int nv = p.mesh.num_vertices(), nt = p.mesh.num_tets();
+    mesh.vertices.middleRows(v0, nv) = p.mesh.vertices;
+    initial_x.middleRows(v0, nv) = p.initial_positions;
+    mesh.tets.middleRows(t0, nt) = p.mesh.tets.array() + v0;
+    mesh.regions.insert(mesh.regions.end(), p.mesh.regions.begin(), p.mesh.regions.end());
+    youngs.segment(t0, nt) = p.youngs;
+    poisson.segment(t0, nt) = p.poisson;
+    density.segment(t0, nt) = p.density;
+    for (int v : p.fixed) fixed.push_back(v + v0);
+    v0 += nv;
+    t0 += nt;
+  }
+  vertex_offset.push_back(v0);
+  tet_offset.push_back(t0);
+  built.frames.youngs = youngs;
+  built.frames.surface = boundary_faces(mesh);
+
+  const TetElements elements = precompute_tet_elements(mesh.vertices, mesh.tets);
+  const VecX nodal_mass = lumped_mass_per_dof(elements, density, n_vertices);
+
+  std::vector<std::unique_ptr<EnergyTerm>> terms;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    std::shared_ptr<const Material> material = make_material(scene.objects[i].material.model);
+    std::vector<LameParameters> lame;
+    for (int e = tet_offset[i]; e < tet_offset[i + 1]; ++e) {
+      lame.push_back(lame_from_young_poisson(youngs[e], poisson[e]));
+    }
+    terms.push_back(std::make_unique<ElasticEnergy>(
+        slice(elements, tet_offset[i], tet_offset[i + 1]), material, std::move(lame), n_vertices));
+  }
+  terms.push_back(
+      std::make_unique<GravityEnergy>(scene.gravity, nodal_mass, VecX(as_flat(mesh.vertices))));
+
+  const RayleighDamping damping{scene.damping.mass, scene.damping.stiffness,
+                                scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest};
+  DofMap dofs(n_vertices, fixed);
+  require(dofs.num_free() > 0,
+          "every vertex of the scene is constrained by 'dirichlet': nothing to simulate");
+  built.model = std::make_unique<Model>(mesh.vertices, elements, density, scene.lumped_mass,
+                                        std::move(dofs), std::move(terms), damping);
+
+  // Initial state: positions (twist) and velocities per object.
+  VecX x0 = as_flat(initial_x);
+  VecX v_full = VecX::Zero(3 * n_vertices);
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const int begin = vertex_offset[i], count = vertex_offset[i + 1] - begin;
+    VecX mass(count);
+    for (int k = 0; k < count; ++k) mass[k] = nodal_mass[3 * (begin + k)];
+    const MatX3 v =
+        initial_velocities(initial_x.middleRows(begin, count), mass, scene.objects[i].initial);
+    v_full.segment(3 * begin, 3 * count) = as_flat(v);
+  }
+  built.model->set_constrained_positions(x0);
+  built.initial.q = built.model->restrict_vector(x0);
+  built.initial.v = built.model->restrict_vector(v_full);
+  built.initial.t = 0.0;
+  const int n_fixed = static_cast<int>(fixed.size());
+  built.notes.push_back("model: " + std::to_string(n_vertices) + " vertices, " +
+                        std::to_string(n_tets) + " tets, " +
+                        std::to_string(built.model->num_free()) + " free DOFs, " +
+                        std::to_string(n_fixed) + " constrained vertices");
+  return built;
+}
+
+IntegratorSettings integrator_settings(const SceneConfig& scene) {
+  IntegratorSettings s;
+  s.newton.tolerance = scene.integrator.newton.tolerance;
+  s.newton.max_iterations = scene.integrator.newton.max_iterations;
+  s.newton.line_search = scene.integrator.newton.line_search;
+  return s;
+}
+
+RunSettings run_settings(const SceneConfig& scene) {
+  RunSettings r;
+  r.dt = scene.time.dt;
+  r.steps = scene.time.steps;
+  r.out_dir = scene.output.dir;
+  r.output_every = scene.output.every;
+  r.write_vtu = std::find(scene.output.frames.begin(), scene.output.frames.end(), "vtu") !=
+                scene.output.frames.end();
+  r.write_surface = scene.output.surface;
+  return r;
+}
+
+std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
+                                             std::vector<std::string>* notes) {
+  auto integrator = make_integrator(scene.integrator.type, integrator_settings(scene));
+  BuiltModel built = build_model(scene);
+  if (notes) *notes = built.notes;
+  return std::make_unique<Simulation>(std::move(built.frames), std::move(built.model),
+                                      std::move(integrator), std::move(built.initial));
+}
+
+}  // namespace simrun

@@ -1,0 +1,33 @@
+#pragma once
+/// SceneConfig -> Model, initial State, frame data and Simulation (the only place that knows
+/// both the scene structs and the numerics library).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "integrate/integrator.hpp"
+#include "scene/scene_config.hpp"
+#include "sim/simulation.hpp"
+
+namespace simrun {
+
+struct BuiltModel {
+  FrameData frames;
+  std::unique_ptr<Model> model;
+  State initial;
+  std::vector<std::string> notes;  ///< things worth a log line (re-oriented tets, counts)
+};
+
+/// Meshes, materials, constraints and initial state of every object, merged into one Model.
+/// Throws InputError for problems only visible with the meshes (e.g. a Dirichlet selection that
+/// matches no vertex), naming the object's JSON pointer.
+BuiltModel build_model(const SceneConfig& scene);
+
+IntegratorSettings integrator_settings(const SceneConfig& scene);
+RunSettings run_settings(const SceneConfig& scene);
+
+/// build_model + the integrator.
+std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
+                                             std::vector<std::string>* notes = nullptr);
+
+}  // namespace simrun

@@ -1,0 +1,94 @@
+#include "scene/scene_checks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace simrun {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<const char*, 6> kMeshExtensions = {".node", ".mesh", ".msh",
+                                                        ".off",  ".obj",  ".stl"};
+
+void check_mesh_file(const json& mesh, const std::string& pointer,
+                     std::vector<SchemaViolation>& out) {
+  const fs::path file = mesh.at("file").get<std::string>();
+  std::string ext = file.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+  if (std::find(kMeshExtensions.begin(), kMeshExtensions.end(), ext) == kMeshExtensions.end()) {
+    out.push_back(
+        {pointer + "/file",
+         "expected a mesh file ending in .node, .mesh, .msh, .off, .obj or .stl, found '" +
+             file.string() + "'"});
+    return;
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    out.push_back({pointer + "/file", "mesh file not found: " + file.string()});
+  else if (ext == ".node" && !fs::is_regular_file(fs::path(file).replace_extension(".ele"), ec))
+    out.push_back({pointer + "/file", "TetGen .node file without its .ele beside it: " +
+                                          fs::path(file).replace_extension(".ele").string()});
+}
+
+void check_select(const json& select, const std::string& pointer,
+                  std::vector<SchemaViolation>& out) {
+  if (!select.contains("box")) return;
+  const json& box = select["box"];
+  for (int i = 0; i < 3; ++i)
+    if (box["min"][i].get<double>() > box["max"][i].get<double>()) {
+      out.push_back({pointer + "/box", "expected min <= max in every coordinate, found min " +
+                                           box["min"].dump() + " and max " + box["max"].dump()});
+      return;
+    }
+}
+
+}  // namespace
+
+std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
+  std::vector<SchemaViolation> out;
+  std::map<std::string, std::string> names;  // object name -> pointer of its first use
+  const json& objects = scene.at("objects");
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const json& object = objects[i];
+    const std::string at = "/objects/" + std::to_string(i);
+    if (object.contains("name")) {
+      const std::string name = object["name"].get<std::string>();
+      const auto [it, inserted] = names.emplace(name, at + "/name");
+      if (!inserted)
+        out.push_back(
+            {at + "/name", "duplicate object name '" + name + "' (also " + it->second + ")"});
+    }
+
+    const json& mesh = object.at("mesh");
+    if (mesh.contains("file")) check_mesh_file(mesh, at + "/mesh", out);
+    const json& rotate = mesh.at("transform").at("rotate");
+    const json& axis = rotate.at("axis");
+    if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)
+      out.push_back(
+          {at + "/mesh/transform/rotate/axis", "expected a non-zero rotation axis, found [0,0,0]"});
+
+    const json& regions = object.at("regions");
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+      const std::string rat = at + "/regions/" + std::to_string(r);
+      check_select(regions[r].at("select"), rat + "/select", out);
+      if (!regions[r].contains("E") && !regions[r].contains("nu") &&
+          !regions[r].contains("density"))
+        out.push_back({rat,
+                       "expected at least one of 'E', 'nu', 'density' to override, found "
+                       "only 'select'"});
+    }
+    const json& dirichlet = object.at("dirichlet");
+    for (std::size_t d = 0; d < dirichlet.size(); ++d)
+      check_select(dirichlet[d].at("select"), at + "/dirichlet/" + std::to_string(d) + "/select",
+                   out);
+  }
+  return out;
+}
+
+}  // namespace simrun

@@ -1,0 +1,123 @@
+#pragma once
+/// The scene as plain structs: what parse_scene() produces after strict validation with every
+/// default filled, and what the factory turns into a Simulation. No JSON beyond `normalized`.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
+#include "mesh/selection.hpp"
+
+namespace simrun {
+
+struct TetgenOptions {
+  double quality = 2.0;     ///< max radius-edge ratio (TetGen -q); 0 disables quality refinement
+  double max_volume = 0.0;  ///< max tet volume [m^3] (TetGen -a); 0 = unbounded
+  int target_tets = 0;      ///< approximate tet count; sets max_volume = volume / target_tets
+};
+
+struct TransformConfig {
+  Vec3 scale = Vec3::Ones();      ///< applied first
+  Vec3 rotate_axis = Vec3::UnitZ();
+  double rotate_deg = 0.0;        ///< then rotation about rotate_axis through the origin
+  Vec3 translate = Vec3::Zero();  ///< then translation [m]
+};
+
+struct MeshConfig {
+  enum class Kind { kBox, kFile };
+  Kind kind = Kind::kBox;
+  Vec3 box_size = Vec3::Ones();                          ///< [m], min corner at the origin
+  Eigen::Vector3i box_cells = Eigen::Vector3i::Ones();
+  int box_split = 6;                                     ///< 5 or 6 tets per cube
+  std::filesystem::path file;                            ///< absolute (resolved against the scene)
+  TetgenOptions tetgen;
+  TransformConfig transform;
+};
+
+struct MaterialConfig {
+  std::string model = "linear";
+  double E = 1e5;          ///< Young's modulus [Pa]
+  double nu = 0.3;         ///< Poisson's ratio
+  double density = 1000;   ///< [kg/m^3]
+};
+
+/// Overrides material parameters on the tets selected by `select` (centroid inside).
+struct RegionConfig {
+  Selection select;
+  std::optional<double> E, nu, density;
+};
+
+struct DirichletConfig {
+  Selection select;
+};
+
+struct TwistConfig {
+  int axis = 0;            ///< 0 = x, 1 = y, 2 = z
+  double angle_deg = 0.0;  ///< rotation of the +axis end; linear along the axis
+};
+
+struct InitialConfig {
+  Vec3 velocity = Vec3::Zero();          ///< [m/s]
+  Vec3 angular_velocity = Vec3::Zero();  ///< [rad/s] about the center of mass
+  std::optional<TwistConfig> twist;
+};
+
+struct ObjectConfig {
+  std::string name;
+  MeshConfig mesh;
+  MaterialConfig material;
+  std::vector<RegionConfig> regions;
+  std::vector<DirichletConfig> dirichlet;
+  InitialConfig initial;
+};
+
+struct TimeConfig {
+  double dt = 0.01;  ///< [s]
+  int steps = 100;
+};
+
+struct DampingConfig {
+  double mass = 0.0;       ///< alpha in D = alpha M + beta K [1/s]
+  double stiffness = 0.0;  ///< beta [s]
+  enum class StiffnessAt { kRest, kCurrent };
+  StiffnessAt stiffness_at = StiffnessAt::kRest;
+};
+
+struct NewtonConfig {
+  double tolerance = 1e-6;  ///< on the velocity residual |v - v_n - h M^-1 f| (thesis Ch. 4)
+  int max_iterations = 20;
+  bool line_search = true;
+};
+
+struct IntegratorConfig {
+  std::string type = "si";
+  NewtonConfig newton;
+};
+
+struct OutputConfig {
+  std::filesystem::path dir = "out";  ///< absolute after parsing (relative to the scene file)
+  int every = 1;                      ///< write a frame every N steps
+  std::vector<std::string> frames = {"vtu"};
+  bool surface = false;               ///< also write surface/*.obj
+};
+
+struct SceneConfig {
+  std::string name;
+  int format = 1;
+  TimeConfig time;
+  std::vector<ObjectConfig> objects;
+  Vec3 gravity = Vec3(0, -9.81, 0);   ///< [m/s^2]
+  bool lumped_mass = true;            ///< "mass": "lumped" | "consistent"
+  DampingConfig damping;
+  IntegratorConfig integrator;
+  OutputConfig output;
+  int threads = 0;                    ///< 0 = OpenMP default
+
+  std::filesystem::path source;       ///< the scene file
+  nlohmann::json normalized;          ///< the validated scene with every default filled
+};
+
+}  // namespace simrun

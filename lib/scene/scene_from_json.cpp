@@ -1,0 +1,132 @@
+#include "scene/scene_from_json.hpp"
+
+#include <string>
+
+namespace simrun {
+
+using nlohmann::json;
+
+namespace {
+
+Vec3 vec3(const json& a) {
+  return {a.at(0).get<double>(), a.at(1).get<double>(), a.at(2).get<double>()};
+}
+
+std::optional<double> optional_number(const json& object, const char* key) {
+  if (!object.contains(key)) return std::nullopt;
+  return object[key].get<double>();
+}
+
+MeshConfig mesh_from_json(const json& j) {
+  MeshConfig m;
+  if (j.contains("box")) {
+    m.kind = MeshConfig::Kind::kBox;
+    const json& box = j["box"];
+    m.box_size = vec3(box.at("size"));
+    for (int i = 0; i < 3; ++i) m.box_cells[i] = box.at("cells").at(i).get<int>();
+    m.box_split = box.at("split").get<int>();
+  } else {
+    m.kind = MeshConfig::Kind::kFile;
+    m.file = j.at("file").get<std::string>();
+    const json& t = j.at("tetgen");
+    m.tetgen.quality = t.at("quality").get<double>();
+    m.tetgen.max_volume = t.at("max_volume").get<double>();
+    m.tetgen.target_tets = t.at("target_tets").get<int>();
+  }
+  const json& t = j.at("transform");
+  const json& scale = t.at("scale");
+  m.transform.scale = scale.is_number() ? Vec3::Constant(scale.get<double>()) : vec3(scale);
+  m.transform.rotate_axis = vec3(t.at("rotate").at("axis"));
+  m.transform.rotate_deg = t.at("rotate").at("angle_deg").get<double>();
+  m.transform.translate = vec3(t.at("translate"));
+  return m;
+}
+
+ObjectConfig object_from_json(const json& j) {
+  ObjectConfig o;
+  o.name = j.at("name").get<std::string>();
+  o.mesh = mesh_from_json(j.at("mesh"));
+  const json& mat = j.at("material");
+  o.material.model = mat.at("model").get<std::string>();
+  o.material.E = mat.at("E").get<double>();
+  o.material.nu = mat.at("nu").get<double>();
+  o.material.density = mat.at("density").get<double>();
+  for (const json& r : j.at("regions")) {
+    RegionConfig region;
+    region.select = selection_from_json(r.at("select"));
+    region.E = optional_number(r, "E");
+    region.nu = optional_number(r, "nu");
+    region.density = optional_number(r, "density");
+    o.regions.push_back(std::move(region));
+  }
+  for (const json& d : j.at("dirichlet"))
+    o.dirichlet.push_back({selection_from_json(d.at("select"))});
+  const json& init = j.at("initial");
+  o.initial.velocity = vec3(init.at("velocity"));
+  o.initial.angular_velocity = vec3(init.at("angular_velocity"));
+  if (init.contains("twist")) {
+    TwistConfig twist;
+    twist.axis = init["twist"].at("axis").get<std::string>()[0] - 'x';
+    twist.angle_deg = init["twist"].at("angle_deg").get<double>();
+    o.initial.twist = twist;
+  }
+  return o;
+}
+
+}  // namespace
+
+Selection selection_from_json(const json& j) {
+  Selection s;
+  if (j.contains("side")) {
+    s.kind = Selection::Kind::kSide;
+    s.side = j["side"].get<std::string>();
+    s.tol = j.value("tol", s.tol);
+  } else if (j.contains("box")) {
+    s.kind = Selection::Kind::kBox;
+    s.min = vec3(j["box"].at("min"));
+    s.max = vec3(j["box"].at("max"));
+  } else if (j.contains("sphere")) {
+    s.kind = Selection::Kind::kSphere;
+    s.center = vec3(j["sphere"].at("center"));
+    s.radius = j["sphere"].at("radius").get<double>();
+  } else if (j.contains("vertices")) {
+    s.kind = Selection::Kind::kVertices;
+    s.vertices = j["vertices"].get<std::vector<int>>();
+  } else {
+    s.kind = Selection::Kind::kAll;
+  }
+  return s;
+}
+
+SceneConfig scene_from_json(const json& j) {
+  SceneConfig c;
+  c.name = j.at("name").get<std::string>();
+  c.format = j.at("format").get<int>();
+  c.time.dt = j.at("time").at("dt").get<double>();
+  c.time.steps = j.at("time").at("steps").get<int>();
+  for (const json& o : j.at("objects")) c.objects.push_back(object_from_json(o));
+  c.gravity = vec3(j.at("gravity"));
+  c.lumped_mass = j.at("mass").get<std::string>() == "lumped";
+  const json& damping = j.at("damping");
+  c.damping.mass = damping.at("mass").get<double>();
+  c.damping.stiffness = damping.at("stiffness").get<double>();
+  c.damping.stiffness_at = damping.at("stiffness_at").get<std::string>() == "current"
+                               ? DampingConfig::StiffnessAt::kCurrent
+                               : DampingConfig::StiffnessAt::kRest;
+  const json& integrator = j.at("integrator");
+  c.integrator.type = integrator.at("type").get<std::string>();
+  const json& newton = integrator.at("newton");
+  c.integrator.newton.tolerance = newton.at("tolerance").get<double>();
+  c.integrator.newton.max_iterations = newton.at("max_iterations").get<int>();
+  c.integrator.newton.line_search = newton.at("line_search").get<bool>();
+  const json& output = j.at("output");
+  c.output.dir = output.at("dir").get<std::string>();
+  c.output.every = output.at("every").get<int>();
+  c.output.frames = output.at("frames").get<std::vector<std::string>>();
+  c.output.surface = output.at("surface").get<bool>();
+  c.threads = j.at("threads").get<int>();
+  c.normalized = j;
+  return c;
+}
+
+}  // namespace simrun

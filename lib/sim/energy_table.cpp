@@ -1,0 +1,54 @@
+#include "sim/energy_table.hpp"
+
+#include <algorithm>
+
+namespace simrun {
+
+namespace {
+
+/// Energies summed by name in first-seen order.
+std::vector<std::pair<std::string, double>> grouped(const Model& model, const VecX& q, const VecX& v) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [name, value] : model.energies(q, v)) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });
+    if (it == out.end()) {
+      out.emplace_back(name, value);
+    } else {
+      it->second += value;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q,
+                         const VecX& v) {
+  std::vector<std::string> columns = {"step", "t"};
+  for (const auto& entry : grouped(model, q, v)) {
+    m_names.push_back(entry.first);
+    columns.push_back(entry.first);
+  }
+  columns.push_back("total");
+  m_csv = std::make_unique<CsvWriter>(path, columns);
+}
+
+double EnergyTable::total(const Model& model, const VecX& q, const VecX& v) {
+  double sum = 0.0;
+  for (const auto& entry : model.energies(q, v)) sum += entry.second;
+  return sum;
+}
+
+double EnergyTable::write(int step, double t, const Model& model, const VecX& q, const VecX& v) {
+  std::vector<double> row = {static_cast<double>(step), t};
+  double sum = 0.0;
+  for (const auto& entry : grouped(model, q, v)) {
+    row.push_back(entry.second);
+    sum += entry.second;
+  }
+  row.push_back(sum);
+  m_csv->row(row);
+  return sum;
+}
+
+}  // namespace simrun

@@ -1,0 +1,18 @@
+#pragma once
+/// `simrun modes`: rest-state generalized eigenpairs K u = lambda M u of a model, written as
+/// modes.csv (mode,eigenvalue,frequency_hz) and modes/mode_NNN.vtu (displacement = mode shape).
+#include <filesystem>
+
+#include "sim/simulation.hpp"
+#include "solve/eigen_solver.hpp"
+
+namespace simrun {
+
+/// Computes the `count` smallest modes at rest.
+GeneralizedEigenResult rest_modes(const Model& model, int count);
+
+/// Writes modes.csv and one VTU per mode into out_dir. Frequencies are sqrt(max(lambda,0))/2pi.
+void write_modes(const std::filesystem::path& out_dir, const Model& model, const FrameData& frames,
+                 const GeneralizedEigenResult& modes);
+
+}  // namespace simrun

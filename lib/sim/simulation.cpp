@@ -1,0 +1,107 @@
+#include "sim/simulation.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/timer.hpp"
+#include "io/csv_writer.hpp"
+#include "sim/energy_table.hpp"
+#include "sim/frame_writer.hpp"
+
+namespace simrun {
+
+namespace {
+
+/// Energy scale for the blow-up test: initial kinetic + elastic energy, or the weight times the
+/// bounding-box diagonal (what gravity can add over one body length), whichever is larger.
+double energy_scale(const Model& model, const State& s) {
+  double scale = 0.0;
+  for (const auto& [name, value] : model.energies(s.q, s.v)) {
+    if (name != "gravity") scale += std::abs(value);
+  }
+  const auto x = as_rows(model.rest_positions());
+  const double diagonal = (x.colwise().maxCoeff() - x.colwise().minCoeff()).norm();
+  VecX g;
+  model.potential_gradient(model.restrict_vector(model.rest_positions()), g);
+  // At rest the elastic gradient is zero, so |g| sums the nodal weights.
+  return std::max({scale, g.cwiseAbs().sum() * diagonal, 1e-12});
+}
+
+VecX full_velocities(const Model& model, const VecX& v) {
+  VecX full = VecX::Zero(model.dofs().num_full());
+  model.dofs().scatter(v, full);
+  return full;
+}
+
+}  // namespace
+
+Simulation::Simulation(FrameData frames, std::unique_ptr<Model> model,
+                       std::unique_ptr<Integrator> integrator, State initial)
+    : m_frames(std::move(frames)),
+      m_model(std::move(model)),
+      m_integrator(std::move(integrator)),
+      m_state(std::move(initial)) {}
+
+RunResult Simulation::run(const RunSettings& settings, const std::function<void(int)>& on_step) {
+  Timer total_timer;
+  RunResult result;
+  std::filesystem::create_directories(settings.out_dir);
+  const Model& model = *m_model;
+
+  Timer output_timer;
+  EnergyTable energy(settings.out_dir / "energy.csv", model, m_state.q, m_state.v);
+  CsvWriter stats(settings.out_dir / "stats.csv",
+                  {"step", "t", "wall_s", "newton_iters", "line_search_steps", "factorizations",
+                   "solves", "ldlt_fallbacks", "residual"});
+  FrameWriter frames(settings.out_dir, settings.write_vtu, settings.write_surface);
+  const double total0 = energy.write(0, m_state.t, model, m_state.q, m_state.v);
+  frames.write(0, m_state.t, m_frames, model.full_positions(m_state.q),
+               full_velocities(model, m_state.v));
+  result.seconds_output += output_timer.seconds();
+  const double scale = energy_scale(model, m_state);
+
+  for (int step = 1; step <= settings.steps; ++step) {
+    Timer step_timer;
+    StepStats step_stats;
+    const Status status = m_integrator->step(model, m_state, settings.dt, step_stats);
+    const double step_seconds = step_timer.seconds();
+    result.seconds_stepping += step_seconds;
+    if (status != Status::kSuccess) {
+      result.status = "failed";
+      result.message = "step " + std::to_string(step) + ": " + std::string(m_integrator->name()) +
+                       " " + std::string(to_string(status)) + " (last good step " +
+                       std::to_string(step - 1) + ")";
+      break;
+    }
+    output_timer.reset();
+    stats.row({static_cast<double>(step), m_state.t, step_seconds,
+               static_cast<double>(step_stats.newton_iterations),
+               static_cast<double>(step_stats.line_search_steps),
+               static_cast<double>(step_stats.factorizations), static_cast<double>(step_stats.solves),
+               static_cast<double>(step_stats.ldlt_fallbacks), step_stats.residual});
+    const bool finite = m_state.q.allFinite() && m_state.v.allFinite();
+    const double total = finite ? energy.write(step, m_state.t, model, m_state.q, m_state.v) : NAN;
+    if (!finite || !std::isfinite(total) || total - total0 > settings.blowup_factor * scale) {
+      result.status = "diverged";
+      result.message = "step " + std::to_string(step) + ": " +
+                       (finite && std::isfinite(total)
+                            ? "energy blow-up (total " + std::to_string(total) + " J from " +
+                                  std::to_string(total0) + " J)"
+                            : std::string("non-finite state")) +
+                       " (last good step " + std::to_string(step - 1) + ")";
+      break;
+    }
+    result.steps_done = step;
+    if (step % settings.output_every == 0 || step == settings.steps) {
+      frames.write(step, m_state.t, m_frames, model.full_positions(m_state.q),
+                   full_velocities(model, m_state.v));
+    }
+    result.seconds_output += output_timer.seconds();
+    if (on_step) on_step(step);
+  }
+  result.frames_written = frames.frames_written();
+  result.seconds_total = total_timer.seconds();
+  return result;
+}
+
+}  // namespace simrun

@@ -1,0 +1,61 @@
+#pragma once
+/// The step loop: advances a Model with an Integrator and writes energy.csv, stats.csv and
+/// frames (VTU + PVD, optional surface OBJ). Stops cleanly on divergence or solver failure,
+/// keeping everything written so far.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "integrate/integrator.hpp"
+#include "mesh/tet_mesh.hpp"
+#include "model/model.hpp"
+
+namespace simrun {
+
+/// What the frames show besides the motion.
+struct FrameData {
+  TetMesh mesh;      ///< all objects' tets over the global vertex numbering (rest positions)
+  VecX youngs;       ///< per-tet Young's modulus [Pa] (cell data "E")
+  MatX3i surface;    ///< boundary triangles (for surface/*.obj)
+};
+
+struct RunSettings {
+  double dt = 0.01;
+  int steps = 0;
+  std::filesystem::path out_dir;
+  int output_every = 1;
+  bool write_vtu = true;
+  bool write_surface = false;
+  /// Diverged when total energy rises above its start by this many times the energy scale
+  /// (initial kinetic + elastic, or the weight times the body size, whichever is larger).
+  double blowup_factor = 1e3;
+};
+
+struct RunResult {
+  std::string status = "finished";  ///< "finished" | "diverged" | "failed"
+  std::string message;               ///< why it stopped early
+  int steps_done = 0;
+  double seconds_total = 0.0, seconds_stepping = 0.0, seconds_output = 0.0;
+  int frames_written = 0;
+};
+
+class Simulation {
+ public:
+  Simulation(FrameData frames, std::unique_ptr<Model> model, std::unique_ptr<Integrator> integrator,
+             State initial);
+
+  /// Runs settings.steps steps. `on_step(step)` is called after each step (progress display).
+  RunResult run(const RunSettings& settings, const std::function<void(int)>& on_step = {});
+
+  const Model& model() const { return *m_model; }
+  const State& state() const { return m_state; }
+
+ private:
+  FrameData m_frames;
+  std::unique_ptr<Model> m_model;
+  std::unique_ptr<Integrator> m_integrator;
+  State m_state;
+};
+
+}  // namespace simrun

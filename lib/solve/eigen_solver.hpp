@@ -1,0 +1,34 @@
+#pragma once
+/// Smallest eigenpairs of the generalized symmetric problem K u = lambda M u.
+#include "core/status.hpp"
+#include "core/types.hpp"
+
+namespace simrun {
+
+struct GeneralizedEigenSettings {
+  int ncv = 0;  ///< Krylov subspace size; 0 = max(2n+1, 20) capped at the dimension
+  int max_iterations = 1000;
+  double tolerance = 1e-10;  ///< Spectra relative tolerance on Ritz values
+};
+
+struct GeneralizedEigenResult {
+  Status status = Status::kSuccess;
+  VecX values;   ///< ascending
+  MatX vectors;  ///< columns, M-orthonormal: U^T M U = I
+  int iterations = 0;
+  double seconds = 0.0;
+};
+
+/// The `count` smallest eigenpairs of K u = lambda M u (K symmetric positive semidefinite, M
+/// symmetric positive definite), by Spectra shift-invert around a small negative shift with a
+/// CHOLMOD factorization of K - sigma M. Works for free bodies (rigid modes give lambda ~ 0).
+/// Only the lower triangles of K and M are read. sigma = -1e-8 max_i(K_ii / M_ii) (see
+/// eigen_solver.cpp for why). The converged Ritz vectors get a final Rayleigh-Ritz step, which
+/// makes them M-orthonormal and sorts them; if Spectra does not converge, status says so and
+/// fewer than `count` pairs may be returned. count == dimension uses a dense solver (tiny
+/// problems only); count < 1 or > dimension, mismatched sizes or a nonpositive M_ii throw
+/// std::invalid_argument.
+GeneralizedEigenResult smallest_generalized_eigenpairs(
+    const SpMat& K, const SpMat& M, int count, const GeneralizedEigenSettings& settings = {});
+
+}  // namespace simrun

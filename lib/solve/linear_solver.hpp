@@ -1,0 +1,44 @@
+#pragma once
+/// Sparse symmetric linear solver interface. Only the lower triangle of A is read, so a fully
+/// stored symmetric matrix can be passed as is.
+#include <memory>
+
+#include "core/status.hpp"
+#include "core/types.hpp"
+
+namespace simrun {
+
+struct LinearSolverStats {
+  /// Symbolic factorizations: one per sparsity pattern, plus one for the LDLT fallback the first
+  /// time a pattern needs it.
+  int symbolic_analyses = 0;
+  int factorizations = 0;  ///< numeric factorizations
+  int solves = 0;
+  int ldlt_fallbacks = 0;  ///< factorizations where LLT failed (not PD) and LDLT was used
+  int lu_fallbacks = 0;    ///< of those, LDLT without pivoting was unusable and LU was used
+  double symbolic_seconds = 0.0, factor_seconds = 0.0, solve_seconds = 0.0;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  /// Numeric factorization of the symmetric matrix A. The symbolic analysis is redone only when
+  /// A's sparsity pattern differs from the previous call's. Returns kNumericalIssue when A is
+  /// singular (after the LDLT fallback, where the solver has one).
+  virtual Status factorize(const SpMat& A) = 0;
+  /// x = A^{-1} b with the last factorization. Throws std::logic_error when the last
+  /// factorize() failed (there is no valid factor to solve with). b and x may alias.
+  virtual void solve(const VecX& b, VecX& x) = 0;
+  /// Several right-hand sides at once (columns of B).
+  virtual void solve(const MatX& B, MatX& X) = 0;
+  virtual const LinearSolverStats& stats() const = 0;
+  virtual void reset_stats() = 0;
+};
+
+/// CHOLMOD supernodal Cholesky (LLT) with an LDLT fallback for indefinite matrices: CHOLMOD's
+/// simplicial LDL' (no pivoting), accepted after a backward-error check; if it hits a tiny pivot
+/// or is unstable, Eigen's SparseLU with partial pivoting. Matrices with a pivot ratio or
+/// condition estimate beyond 1e13 count as singular (kNumericalIssue).
+std::unique_ptr<LinearSolver> make_cholmod_solver();
+
+}  // namespace simrun

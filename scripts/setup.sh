@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs simrun's build and test dependencies from Debian 12 packages (see docs/conventions).
+# Idempotent: does nothing when everything is present. Needs root (or sudo) to install.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libeigen3-dev libsuitesparse-dev libspectra-dev nlohmann-json3-dev libtet1.5-dev
+  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-jsonschema python3-numpy python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
