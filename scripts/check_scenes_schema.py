@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Validate every SCENES_DIR/*.json against the scene JSON Schema.
 
 Usage: python3 scripts/check_scenes_schema.py SCHEMA SCENES_DIR

@@ -1,5 +1,6 @@
 #include "model/elastic_energy.hpp"
 
+#include "core/parallel.hpp"
 #include "fem/element_coloring.hpp"
 
 namespace simrun {
@@ -14,7 +15,7 @@ ElasticEnergy::ElasticEnergy(TetElements elements, std::shared_ptr<const Materia
 double ElasticEnergy::energy(const VecX& x) const {
   double total = 0.0;
   const int n = m_elements.size();
-#pragma omp parallel for reduction(+ : total) schedule(static)
+#pragma omp parallel for reduction(+ : total) schedule(static) if (n >= kParallelElementThreshold)
   for (int e = 0; e < n; ++e) {
     const Mat3 F = deformation_gradient(m_elements, e, x);
     total += m_elements.volume[e] * m_material->energy_density(F, m_parameters[e]);
@@ -23,18 +24,13 @@ double ElasticEnergy::energy(const VecX& x) const {
 }
 
 void ElasticEnergy::add_gradient(const VecX& x, VecX& g) const {
-  for (const auto& color : m_colors) {
-    const int n = static_cast<int>(color.size());
-#pragma omp parallel for schedule(static)
-    for (int c = 0; c < n; ++c) {
-      const int e = color[c];
-      const Mat3 F = deformation_gradient(m_elements, e, x);
-      const Mat3 P = m_material->first_piola(F, m_parameters[e]);
-      // Column a of V P G^T is dE/dx_a.
-      const Eigen::Matrix<double, 3, 4> ga = m_elements.volume[e] * P * m_elements.grad[e].transpose();
-      for (int a = 0; a < 4; ++a) g.segment<3>(3 * m_elements.tets(e, a)) += ga.col(a);
-    }
-  }
+  for_each_element_colored(m_colors, m_elements.size(), [&](int e) {
+    const Mat3 F = deformation_gradient(m_elements, e, x);
+    const Mat3 P = m_material->first_piola(F, m_parameters[e]);
+    // Column a of V P G^T is dE/dx_a.
+    const Eigen::Matrix<double, 3, 4> ga = m_elements.volume[e] * P * m_elements.grad[e].transpose();
+    for (int a = 0; a < 4; ++a) g.segment<3>(3 * m_elements.tets(e, a)) += ga.col(a);
+  });
 }
 
 void ElasticEnergy::bind(const SpMat& pattern, const DofMap& dofs) {
@@ -60,24 +56,19 @@ Mat12 element_hessian(const TetGradients& G, double volume, const Mat9& D) {
 }
 
 void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd) const {
-  for (const auto& color : m_colors) {
-    const int n = static_cast<int>(color.size());
-#pragma omp parallel for schedule(static)
-    for (int c = 0; c < n; ++c) {
-      const int e = color[c];
-      const Mat3 F = deformation_gradient(m_elements, e, x);
-      const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
-                                 : m_material->first_piola_derivative(F, m_parameters[e]);
-      const Mat12 H = element_hessian(m_elements.grad[e], m_elements.volume[e], D);
-      const int* slots = m_slots.element(e);
-      for (int r = 0; r < 12; ++r) {
-        for (int col = 0; col < 12; ++col) {
-          const int s = slots[12 * r + col];
-          if (s >= 0) values[s] += H(r, col);
-        }
+  for_each_element_colored(m_colors, m_elements.size(), [&](int e) {
+    const Mat3 F = deformation_gradient(m_elements, e, x);
+    const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
+                               : m_material->first_piola_derivative(F, m_parameters[e]);
+    const Mat12 H = element_hessian(m_elements.grad[e], m_elements.volume[e], D);
+    const int* slots = m_slots.element(e);
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c < 12; ++c) {
+        const int s = slots[12 * r + c];
+        if (s >= 0) values[s] += H(r, c);
       }
     }
-  }
+  });
 }
 
 }  // namespace simrun

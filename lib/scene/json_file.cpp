@@ -1,8 +1,12 @@
 #include "scene/json_file.hpp"
 
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <string_view>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -48,6 +52,61 @@ std::string line_with_caret(const std::string& text, const TextPosition& p) {
   return "\n  " + line + "\n  " + caret + "^";
 }
 
+/// Finds keys written twice in one object, which nlohmann::json (like most parsers) would
+/// silently resolve to the last value. Fed by the parser callback; tracks the JSON pointer.
+class DuplicateKeyFinder {
+ public:
+  bool on_event(nlohmann::json::parse_event_t event, const nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+        m_frames.push_back({false, 0, {}, {}});
+        break;
+      case Event::array_start:
+        m_frames.push_back({true, 0, {}, {}});
+        break;
+      case Event::key: {
+        Frame& f = m_frames.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second) m_duplicates.push_back({pointer_to_parent(), f.key});
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        m_frames.pop_back();
+        [[fallthrough]];
+      case Event::value:
+        if (!m_frames.empty() && m_frames.back().array) ++m_frames.back().count;
+        break;
+    }
+    return true;
+  }
+  /// (pointer of the object, key) pairs.
+  const std::vector<std::pair<std::string, std::string>>& duplicates() const {
+    return m_duplicates;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::size_t count;  ///< arrays: elements completed so far = index of the current one
+    std::set<std::string> keys;
+    std::string key;  ///< objects: the current key
+  };
+  std::string pointer_to_parent() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < m_frames.size(); ++i) {
+      const Frame& f = m_frames[i];
+      p += "/";
+      for (char c : f.array ? std::to_string(f.count) : f.key)
+        p.append(c == '~' ? "~0" : c == '/' ? "~1" : std::string_view(&c, 1));
+    }
+    return p;
+  }
+  std::vector<Frame> m_frames;
+  std::vector<std::pair<std::string, std::string>> m_duplicates;
+};
+
 }  // namespace
 
 nlohmann::json read_json_file(const std::filesystem::path& file) {
@@ -62,8 +121,13 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
   if (in.bad()) throw InputError(file.string() + ": read error");
   const std::string text = buffer.str();
 
+  DuplicateKeyFinder finder;
+  nlohmann::json result;
   try {
-    return nlohmann::json::parse(text);
+    result = nlohmann::json::parse(
+        text, [&finder](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          return finder.on_event(event, parsed);
+        });
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is the 1-based index of the last character read, i.e. the offending one.
     const std::size_t offending = e.byte > 0 ? e.byte - 1 : 0;
@@ -72,6 +136,19 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
                      ": JSON syntax error: " + parse_error_detail(e.what()) +
                      line_with_caret(text, p));
   }
+  if (!finder.duplicates().empty()) {
+    std::string message;
+    for (const auto& [object, key] : finder.duplicates())
+      message.append(message.empty() ? "" : "\n")
+          .append(file.string())
+          .append(": ")
+          .append(object.empty() ? std::string("(root)") : object)
+          .append(": duplicate key '")
+          .append(key)
+          .append("' (only the last value would count)");
+    throw InputError(message);
+  }
+  return result;
 }
 
 }  // namespace simrun
