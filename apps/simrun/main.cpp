@@ -1,10 +1,12 @@
 // simrun: command-line front end (interface contract: run, validate, modes, schema, --version).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
 #include <iostream>
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "core/string_distance.hpp"
 #include "exit_codes.hpp"
 #include "scene/scene_schema.hpp"
 #include "simrun/version.hpp"
@@ -57,6 +59,18 @@ int main(int argc, char** argv) {
   modes_cmd->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
 
   CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");
+
+  // CLI11 reports an unknown subcommand as a missing one; name it instead.
+  const std::vector<std::string> commands = {"run", "validate", "modes", "schema"};
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+    std::cerr << "error: unknown command '" << argv[1] << "' (expected run, validate, modes or schema)";
+    if (auto near = simrun::nearest_name(argv[1], commands); !near.empty()) {
+      std::cerr << "; did you mean '" << near << "'?";
+    }
+    std::cerr << "\n";
+    return kExitBadInput;
+  }
 
   try {
     app.parse(argc, argv);

@@ -67,7 +67,12 @@ Status BackwardEuler::step(const Model& model, State& state, double h, StepStats
   IncrementalPotential phi(model, state, h, m_D, m_settings.project_psd);
   VecX x = state.q + h * state.v;
   const LinearSolverStats before = m_solver->stats();
-  const NewtonStats newton = newton_minimize(phi, x, *m_solver, m_settings.newton);
+  // Companion stopping test (as in the GAUSS code): the Newton update changes no velocity by
+  // more than the tolerance. Needed for stiff bodies, where round-off in h M^-1 f keeps the
+  // absolute residual above 1e-6 m/s.
+  NewtonSettings newton_settings = m_settings.newton;
+  if (newton_settings.step_tolerance == 0.0) newton_settings.step_tolerance = h * newton_settings.tolerance;
+  const NewtonStats newton = newton_minimize(phi, x, *m_solver, newton_settings);
   stats.newton_iterations += newton.iterations;
   stats.line_search_steps += newton.line_search_steps;
   stats.factorizations += m_solver->stats().factorizations - before.factorizations;

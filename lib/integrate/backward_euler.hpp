@@ -5,7 +5,8 @@
 /// v_{n+1} = (x - q_n)/h (the survey's unified recipe). Solved by projected Newton with
 /// backtracking line search from x = q_n + h v_n. D is frozen over the step (rest stiffness, or
 /// K(q_n) for "current"). Convergence on the thesis' velocity residual
-/// |v - v_n - h M^-1 f| <= tolerance, with M lumped for the norm.
+/// |v - v_n - h M^-1 f| <= tolerance, with M lumped for the norm, or a Newton update that
+/// changes no velocity by more than the tolerance.
 #include "integrate/integrator.hpp"
 
 namespace simrun {

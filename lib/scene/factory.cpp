@@ -19,6 +19,16 @@ namespace {
 
 std::string object_pointer(size_t index) { return "/objects/" + std::to_string(index); }
 
+/// Runs a selection, prefixing its errors with the scene file and the selection's JSON pointer.
+template <class SelectFunction>
+std::vector<int> select_or_explain(const std::string& where, SelectFunction&& select) {
+  try {
+    return select();
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
+}
+
 TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
                          std::vector<std::string>& notes) {
   const MeshConfig& m = object.mesh;
@@ -59,7 +69,7 @@ struct ObjectPieces {
   std::vector<int> fixed;
 };
 
-ObjectPieces build_object(const ObjectConfig& object, size_t index,
+ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::string& scene_file,
                           std::vector<std::string>& notes) {
   ObjectPieces p;
   p.mesh = load_object_mesh(object, index, notes);
@@ -70,9 +80,9 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index,
   if (p.mesh.regions.empty()) p.mesh.regions.assign(n_tets, 0);
   for (size_t r = 0; r < object.regions.size(); ++r) {
     const RegionConfig& region = object.regions[r];
-    const std::vector<int> tets = select_tets(p.mesh, region.select);
-    require(!tets.empty(), object_pointer(index) + "/regions/" + std::to_string(r) +
-                               "/select: selects no element of object '" + object.name + "'");
+    const std::string where = scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
+    const std::vector<int> tets = select_or_explain(where, [&] { return select_tets(p.mesh, region.select); });
+    require(!tets.empty(), where + ": selects no element of object '" + object.name + "'");
     for (int e : tets) {
       if (region.E) p.youngs[e] = *region.E;
       if (region.nu) p.poisson[e] = *region.nu;
@@ -81,9 +91,10 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index,
     }
   }
   for (size_t d = 0; d < object.dirichlet.size(); ++d) {
-    const std::vector<int> vertices = select_vertices(p.mesh.vertices, object.dirichlet[d].select);
-    require(!vertices.empty(), object_pointer(index) + "/dirichlet/" + std::to_string(d) +
-                                   "/select: selects no vertex of object '" + object.name + "'");
+    const std::string where = scene_file + ": " + object_pointer(index) + "/dirichlet/" + std::to_string(d) + "/select";
+    const std::vector<int> vertices = select_or_explain(
+        where, [&] { return select_vertices(p.mesh.vertices, object.dirichlet[d].select); });
+    require(!vertices.empty(), where + ": selects no vertex of object '" + object.name + "'");
     p.fixed.insert(p.fixed.end(), vertices.begin(), vertices.end());
   }
   p.initial_positions = p.mesh.vertices;
@@ -98,7 +109,7 @@ BuiltModel build_model(const SceneConfig& scene) {
   std::vector<ObjectPieces> objects;
   int n_vertices = 0, n_tets = 0;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
-    objects.push_back(build_object(scene.objects[i], i, built.notes));
+    objects.push_back(build_object(scene.objects[i], i, scene.source.string(), built.notes));
     n_vertices += objects.back().mesh.num_vertices();
     n_tets += objects.back().mesh.num_tets();
   }
@@ -137,7 +148,12 @@ BuiltModel build_model(const SceneConfig& scene) {
 
   std::vector<std::unique_ptr<EnergyTerm>> terms;
   for (size_t i = 0; i < objects.size(); ++i) {
-    std::shared_ptr<const Material> material = make_material(scene.objects[i].material.model);
+    std::shared_ptr<const Material> material;
+    try {
+      material = make_material(scene.objects[i].material.model);
+    } catch (const InputError& e) {
+      throw InputError(scene.source.string() + ": " + object_pointer(i) + "/material/model: " + e.what());
+    }
     std::vector<LameParameters> lame;
     for (int e = tet_offset[i]; e < tet_offset[i + 1]; ++e) {
       lame.push_back(lame_from_young_poisson(youngs[e], poisson[e]));

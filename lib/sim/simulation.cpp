@@ -73,24 +73,26 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
                        std::to_string(step - 1) + ")";
       break;
     }
-    output_timer.reset();
-    stats.row({static_cast<double>(step), m_state.t, step_seconds,
-               static_cast<double>(step_stats.newton_iterations),
-               static_cast<double>(step_stats.line_search_steps),
-               static_cast<double>(step_stats.factorizations), static_cast<double>(step_stats.solves),
-               static_cast<double>(step_stats.ldlt_fallbacks), step_stats.residual});
+    // Check before writing: the files keep only good steps.
     const bool finite = m_state.q.allFinite() && m_state.v.allFinite();
-    const double total = finite ? energy.write(step, m_state.t, model, m_state.q, m_state.v) : NAN;
-    if (!finite || !std::isfinite(total) || total - total0 > settings.blowup_factor * scale) {
+    const double total = finite ? EnergyTable::total(model, m_state.q, m_state.v) : NAN;
+    if (!std::isfinite(total) || total - total0 > settings.blowup_factor * scale) {
       result.status = "diverged";
       result.message = "step " + std::to_string(step) + ": " +
-                       (finite && std::isfinite(total)
+                       (std::isfinite(total)
                             ? "energy blow-up (total " + std::to_string(total) + " J from " +
                                   std::to_string(total0) + " J)"
                             : std::string("non-finite state")) +
                        " (last good step " + std::to_string(step - 1) + ")";
       break;
     }
+    output_timer.reset();
+    stats.row({static_cast<double>(step), m_state.t, step_seconds,
+               static_cast<double>(step_stats.newton_iterations),
+               static_cast<double>(step_stats.line_search_steps),
+               static_cast<double>(step_stats.factorizations), static_cast<double>(step_stats.solves),
+               static_cast<double>(step_stats.ldlt_fallbacks), step_stats.residual});
+    energy.write(step, m_state.t, model, m_state.q, m_state.v);
     result.steps_done = step;
     if (step % settings.output_every == 0 || step == settings.steps) {
       frames.write(step, m_state.t, m_frames, model.full_positions(m_state.q),

@@ -61,10 +61,11 @@ NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& s
     if (!newton_direction) scaled_gradient_direction(g, H, dx);
     ++stats.iterations;
 
-    // Step-size convergence only for true Newton steps: x is left at the iterate whose step is
-    // below tolerance (the step is smaller than what the caller cares about).
+    // Step-size convergence only for true Newton steps: a step below the tolerance is taken
+    // without a line search (it changes x by less than the caller cares about).
     if (newton_direction && settings.step_tolerance > 0.0 &&
         dx.lpNorm<Eigen::Infinity>() <= settings.step_tolerance) {
+      x += dx;
       stats.status = Status::kSuccess;
       return stats;
     }

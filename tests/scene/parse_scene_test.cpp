@@ -236,6 +236,17 @@ TEST(ParseScene, SyntaxErrorAtEndOfFile) {
   EXPECT_TRUE(contains(message, file.string() + ":3:")) << message;
 }
 
+TEST(ParseScene, DuplicateKeysAreErrors) {
+  SceneFolder dir;
+  const auto file = dir.write("s.json", R"({"objects": [{"mesh": {"box": {"size": [1, 1, 1],
+    "cells": [1, 1, 1]}}}, {"mesh": {"file": "a.off"}, "material": {"E": 1, "nu": 0.3, "E": 2}}],
+    "time": {"dt": 0.1}, "time": {"steps": 1}})");
+  const std::string message = input_error_of([&] { parse_scene(file); });
+  EXPECT_TRUE(contains(message, file.string() + ": /objects/1/material: duplicate key 'E'"))
+      << message;
+  EXPECT_TRUE(contains(message, file.string() + ": (root): duplicate key 'time'")) << message;
+}
+
 TEST(ParseScene, MissingFileNamesThePath) {
   SceneFolder dir;
   const auto file = dir.root() / "does_not_exist.json";
