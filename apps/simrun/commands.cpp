@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "core/error.hpp"
@@ -57,6 +58,11 @@ int run_command(const CommonOptions& options, int steps_override) {
   std::filesystem::create_directories(settings.out_dir);
   nlohmann::json record = base_run_record(scene.normalized, options.command_line);
   write_run_record(settings.out_dir, record);
+  // simrun.log: the notes and the closing summary, whatever --quiet says.
+  std::ofstream log(settings.out_dir / "simrun.log");
+  log << options.command_line << "\n";
+  for (const auto& note : notes) log << note << "\n";
+  log.flush();
 
   std::unique_ptr<ProgressReporter> progress;
   if (!options.quiet) {
@@ -81,6 +87,9 @@ int run_command(const CommonOptions& options, int steps_override) {
                       {"free_dofs", model.num_free()}};
   write_run_record(settings.out_dir, record);
 
+  log << result.status << ": " << result.steps_done << "/" << settings.steps << " steps, "
+      << result.frames_written << " frames, " << setup_seconds + result.seconds_total << " s"
+      << (result.message.empty() ? "" : "; " + result.message) << "\n";
   if (result.status != "finished") {
     std::cerr << "simrun: " << result.status << ": " << result.message << "; outputs up to the last "
               << "good step are in " << settings.out_dir.string() << "\n";
