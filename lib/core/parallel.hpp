@@ -1,5 +1,6 @@
 #pragma once
 /// Thread-count control and the colored element loop used by assembly.
+#include <algorithm>
 #include <vector>
 
 namespace simrun {
@@ -9,17 +10,18 @@ void set_thread_count(int n);
 /// Number of threads assembly loops will use.
 int thread_count();
 
-/// Below this many elements a loop runs on one thread: a parallel region per color costs a few
-/// microseconds of synchronization, more than small meshes gain (and far more on a loaded machine).
+/// Below this many elements a loop runs on one thread: synchronizing the colors costs more than
+/// small meshes gain (and far more on a loaded machine).
 inline constexpr int kParallelElementThreshold = 20000;
 
-/// Calls f(e) once for every element. `colors` groups vertex-disjoint elements; on several
-/// threads each color's elements run concurrently (so f may scatter to its vertices without
-/// races), colors one after another inside one parallel region. Small meshes run serially in
-/// element order.
+/// Calls f(e) once for every element e in [0, num_elements). `colors` lists, per color, blocks of
+/// consecutive elements (block b = [b * block_size, (b + 1) * block_size)) that share no vertex,
+/// so f may scatter to its element's vertices without races when the blocks of one color run
+/// concurrently. Colors run one after another inside one parallel region; small meshes run
+/// serially in element order.
 template <class ElementFunction>
-void for_each_element_colored(const std::vector<std::vector<int>>& colors, int num_elements,
-                              ElementFunction&& f) {
+void for_each_element_colored(const std::vector<std::vector<int>>& colors, int block_size,
+                              int num_elements, ElementFunction&& f) {
   if (num_elements < kParallelElementThreshold || thread_count() == 1) {
     for (int e = 0; e < num_elements; ++e) f(e);
     return;
@@ -27,8 +29,12 @@ void for_each_element_colored(const std::vector<std::vector<int>>& colors, int n
 #pragma omp parallel
   for (const auto& color : colors) {
     const int n = static_cast<int>(color.size());
-#pragma omp for schedule(static)
-    for (int i = 0; i < n; ++i) f(color[i]);
+#pragma omp for schedule(dynamic, 4)
+    for (int i = 0; i < n; ++i) {
+      const int begin = color[i] * block_size;
+      const int end = std::min(num_elements, begin + block_size);
+      for (int e = begin; e < end; ++e) f(e);
+    }
   }
 }
 

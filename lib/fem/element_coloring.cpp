@@ -5,31 +5,39 @@
 
 namespace simrun {
 
-std::vector<std::vector<int>> color_elements(const MatX4i& tets, int num_vertices) {
-  // Per vertex, a bitmask of the colors already used by its elements, in blocks of 64 colors.
-  std::vector<std::vector<int>> colors;
+ElementColoring color_element_blocks(const MatX4i& tets, int num_vertices, int block_size) {
+  ElementColoring coloring;
+  coloring.num_elements = static_cast<int>(tets.rows());
+  coloring.block_size = block_size;
+  const int num_blocks = (coloring.num_elements + block_size - 1) / block_size;
+  // Per vertex, a bitmask of the colors already used by blocks touching it, 64 colors per word.
   std::vector<std::vector<std::uint64_t>> used(num_vertices);
-  for (int e = 0; e < tets.rows(); ++e) {
-    for (int block = 0;; ++block) {
+  for (int b = 0; b < num_blocks; ++b) {
+    const int begin = coloring.block_begin(b), end = coloring.block_end(b);
+    for (int word = 0;; ++word) {
       std::uint64_t taken = 0;
-      for (int a = 0; a < 4; ++a) {
-        const auto& masks = used[tets(e, a)];
-        if (block < static_cast<int>(masks.size())) taken |= masks[block];
+      for (int e = begin; e < end; ++e) {
+        for (int a = 0; a < 4; ++a) {
+          const auto& masks = used[tets(e, a)];
+          if (word < static_cast<int>(masks.size())) taken |= masks[word];
+        }
       }
       if (taken == ~std::uint64_t{0}) continue;
       const int bit = std::countr_one(taken);
-      const int color = 64 * block + bit;
-      for (int a = 0; a < 4; ++a) {
-        auto& masks = used[tets(e, a)];
-        if (static_cast<int>(masks.size()) <= block) masks.resize(block + 1, 0);
-        masks[block] |= std::uint64_t{1} << bit;
+      for (int e = begin; e < end; ++e) {
+        for (int a = 0; a < 4; ++a) {
+          auto& masks = used[tets(e, a)];
+          if (static_cast<int>(masks.size()) <= word) masks.resize(word + 1, 0);
+          masks[word] |= std::uint64_t{1} << bit;
+        }
       }
-      if (static_cast<int>(colors.size()) <= color) colors.resize(color + 1);
-      colors[color].push_back(e);
+      const int color = 64 * word + bit;
+      if (static_cast<int>(coloring.colors.size()) <= color) coloring.colors.resize(color + 1);
+      coloring.colors[color].push_back(b);
       break;
     }
   }
-  return colors;
+  return coloring;
 }
 
 }  // namespace simrun

@@ -10,7 +10,7 @@ ElasticEnergy::ElasticEnergy(TetElements elements, std::shared_ptr<const Materia
     : m_elements(std::move(elements)),
       m_material(std::move(material)),
       m_parameters(std::move(parameters)),
-      m_colors(color_elements(m_elements.tets, num_vertices)) {}
+      m_coloring(color_element_blocks(m_elements.tets, num_vertices)) {}
 
 double ElasticEnergy::energy(const VecX& x) const {
   double total = 0.0;
@@ -24,7 +24,7 @@ double ElasticEnergy::energy(const VecX& x) const {
 }
 
 void ElasticEnergy::add_gradient(const VecX& x, VecX& g) const {
-  for_each_element_colored(m_colors, m_elements.size(), [&](int e) {
+  for_each_element_colored(m_coloring.colors, m_coloring.block_size, m_elements.size(), [&](int e) {
     const Mat3 F = deformation_gradient(m_elements, e, x);
     const Mat3 P = m_material->first_piola(F, m_parameters[e]);
     // Column a of V P G^T is dE/dx_a.
@@ -56,7 +56,7 @@ Mat12 element_hessian(const TetGradients& G, double volume, const Mat9& D) {
 }
 
 void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd) const {
-  for_each_element_colored(m_colors, m_elements.size(), [&](int e) {
+  for_each_element_colored(m_coloring.colors, m_coloring.block_size, m_elements.size(), [&](int e) {
     const Mat3 F = deformation_gradient(m_elements, e, x);
     const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
                                : m_material->first_piola_derivative(F, m_parameters[e]);

@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "fem/element_coloring.hpp"
 #include "fem/tet_elements.hpp"
 #include "fem/tet_pattern.hpp"
 #include "material/material.hpp"
@@ -31,7 +32,7 @@ class ElasticEnergy final : public EnergyTerm {
   TetElements m_elements;
   std::shared_ptr<const Material> m_material;
   std::vector<LameParameters> m_parameters;
-  std::vector<std::vector<int>> m_colors;  ///< vertex-disjoint element groups
+  ElementColoring m_coloring;  ///< vertex-disjoint element blocks for parallel assembly
   TetSlots m_slots;
 };
 

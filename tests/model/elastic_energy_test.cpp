@@ -3,6 +3,7 @@
 #include <random>
 #include <set>
 
+#include "core/parallel.hpp"
 #include "fem/element_coloring.hpp"
 #include "model_fixture.hpp"
 #include "support/finite_difference.hpp"
@@ -94,18 +95,44 @@ TEST(Mass, ConsistentAndLumpedTotalsEqualDensityTimesVolume) {
   }
 }
 
-TEST(ElementColoring, ColorsAreVertexDisjointAndCoverEveryElement) {
-  const TetMesh mesh = make_box(Vec3(1, 1, 1), Eigen::Vector3i(4, 3, 2), 6);
-  const auto colors = color_elements(mesh.tets, mesh.num_vertices());
-  int count = 0;
-  for (const auto& color : colors) {
-    std::set<int> seen;
-    for (int e : color) {
-      for (int a = 0; a < 4; ++a) EXPECT_TRUE(seen.insert(mesh.tets(e, a)).second);
+TEST(ElementColoring, BlocksOfOneColorAreVertexDisjointAndCoverEveryElement) {
+  const TetMesh mesh = make_box(Vec3(1, 1, 1), Eigen::Vector3i(8, 6, 5), 6);
+  for (int block_size : {1, 16, 64}) {
+    const ElementColoring coloring = color_element_blocks(mesh.tets, mesh.num_vertices(), block_size);
+    std::vector<int> covered(mesh.num_tets(), 0);
+    for (const auto& color : coloring.colors) {
+      std::set<int> seen;
+      for (int b : color) {
+        std::set<int> block_vertices;
+        for (int e = coloring.block_begin(b); e < coloring.block_end(b); ++e) {
+          ++covered[e];
+          for (int a = 0; a < 4; ++a) block_vertices.insert(mesh.tets(e, a));
+        }
+        for (int v : block_vertices) EXPECT_TRUE(seen.insert(v).second) << "block size " << block_size;
+      }
     }
-    count += static_cast<int>(color.size());
+    for (int e = 0; e < mesh.num_tets(); ++e) EXPECT_EQ(covered[e], 1) << "element " << e;
   }
-  EXPECT_EQ(count, mesh.num_tets());
+}
+
+TEST(ElementColoring, ParallelAssemblyEqualsSerial) {
+  // 30 x 12 x 12 cells x 6 = 25920 tets: above the threshold, so two threads really run.
+  auto box = testing::make_box_model(Vec3(2, 1, 1), Eigen::Vector3i(30, 12, 12), 6, true, {});
+  ASSERT_GE(box.mesh.num_tets(), kParallelElementThreshold);
+  const VecX q = randomly_deformed(box.model->restrict_vector(box.model->rest_positions()), 0.01, 3);
+  VecX g1, g2;
+  SpMat K1, K2;
+  set_thread_count(1);
+  box.model->potential_gradient(q, g1);
+  box.model->stiffness(q, K1, false);
+  set_thread_count(2);
+  box.model->potential_gradient(q, g2);
+  box.model->stiffness(q, K2, false);
+  set_thread_count(1);
+  // Same sums in a different order: round-off only.
+  EXPECT_LT((g1 - g2).cwiseAbs().maxCoeff(), 1e-9 * g1.cwiseAbs().maxCoeff());
+  const Eigen::Map<const VecX> k1(K1.valuePtr(), K1.nonZeros()), k2(K2.valuePtr(), K2.nonZeros());
+  EXPECT_LT((k1 - k2).cwiseAbs().maxCoeff(), 1e-9 * k1.cwiseAbs().maxCoeff());
 }
 
 TEST(Gravity, EnergyIsZeroAtRestAndForceIsWeight) {
