@@ -8,7 +8,10 @@ namespace simrun {
 struct GeneralizedEigenSettings {
   int ncv = 0;  ///< Krylov subspace size; 0 = max(2n+1, 20) capped at the dimension
   int max_iterations = 1000;
-  double tolerance = 1e-10;  ///< Spectra relative tolerance on Ritz values
+  /// Spectra relative tolerance on the Ritz values of (K - sigma M)^-1 M. The final
+  /// Rayleigh-Ritz step makes eigenvalue errors quadratic in the vector error, so 1e-8 gives
+  /// eigenvalues far below the 1e-7 the reference tests ask, one Lanczos restart sooner than 1e-10.
+  double tolerance = 1e-8;
 };
 
 struct GeneralizedEigenResult {
