@@ -3,11 +3,13 @@
 /// 5-split), optionally fixed at its -x end. Mirrors tests/model/model_fixture.hpp (which the
 /// benchmarks must not include).
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "fem/tet_elements.hpp"
 #include "material/lame.hpp"
 #include "material/linear_elastic.hpp"
+#include "material/material.hpp"
 #include "mesh/box.hpp"
 #include "model/elastic_energy.hpp"
 #include "model/model.hpp"
@@ -33,12 +35,18 @@ inline Bar make_bar() {
   return b;
 }
 
-/// Linear material, E = 1e6, nu = 0.3.
-inline std::unique_ptr<ElasticEnergy> make_elastic(const Bar& b) {
+/// The given material, E = 1e6, nu = 0.3.
+inline std::unique_ptr<ElasticEnergy> make_elastic(const Bar& b,
+                                                   std::shared_ptr<const Material> material) {
   return std::make_unique<ElasticEnergy>(
-      b.elements, std::make_shared<LinearElastic>(),
+      b.elements, std::move(material),
       std::vector<LameParameters>(b.mesh.num_tets(), lame_from_young_poisson(1e6, 0.3)),
       b.mesh.num_vertices());
+}
+
+/// Linear material, E = 1e6, nu = 0.3.
+inline std::unique_ptr<ElasticEnergy> make_elastic(const Bar& b) {
+  return make_elastic(b, std::make_shared<LinearElastic>());
 }
 
 /// The bar fixed at its -x end: lumped mass, Rayleigh damping beta (stiffness at rest).
@@ -50,8 +58,7 @@ inline std::unique_ptr<Model> make_bar_model(const Bar& b, double beta) {
   damping.stiffness = beta;
   damping.stiffness_at_rest = true;
   return std::make_unique<Model>(b.mesh.vertices, b.elements, density, /*lumped_mass=*/true,
-                                 DofMap(b.mesh.num_vertices(), b.fixed), std::move(terms),
-                                 damping);
+                                 DofMap(b.mesh.num_vertices(), b.fixed), std::move(terms), damping);
 }
 
 }  // namespace simrun::bench

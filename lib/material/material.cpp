@@ -5,7 +5,7 @@
 namespace simrun {
 
 Mat9 Material::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
-  return project_psd(first_piola_derivative(F, p));
+  return project_psd(first_piola_derivative(F, p), kPsdEpsilon);
 }
 
 Mat9 project_psd(const Mat9& A, double epsilon) {

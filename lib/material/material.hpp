@@ -8,11 +8,19 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/types.hpp"
 #include "material/lame.hpp"
 
 namespace simrun {
+
+/// The value negative eigenvalues of dP/dF are clamped to by first_piola_derivative_psd
+/// (Teran et al. 2005 clamp). Zero keeps the projection the nearest PSD matrix in the Frobenius
+/// norm; eigenvalues >= 0, among them the rigid-rotation zeros, are never changed. The element
+/// Hessian V B^T D B is then PSD too. (Chen digest Sec. 1.5 uses 1e-3 to make the global K
+/// definite for EigenFit; callers that need that pass it to project_psd.)
+inline constexpr double kPsdEpsilon = 0.0;
 
 class Material {
  public:
@@ -25,8 +33,9 @@ class Material {
   virtual Mat3 first_piola(const Mat3& F, const LameParameters& p) const = 0;
   /// dP/dF, 9x9 on column-major vec(F).
   virtual Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const = 0;
-  /// dP/dF projected to the positive semidefinite cone. The default clamps the eigenvalues of
-  /// the 9x9 matrix (see project_psd); models with analytic eigensystems override it.
+  /// dP/dF projected to the positive semidefinite cone: negative eigenvalues become kPsdEpsilon.
+  /// The default clamps the eigenvalues of the 9x9 matrix (see project_psd); models with
+  /// analytic eigensystems override it with the same result.
   virtual Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const;
   /// True when dP/dF does not depend on F (psi quadratic in F): assembled Hessians are constant.
   virtual bool is_quadratic() const { return false; }
@@ -41,5 +50,8 @@ Mat9 project_psd(const Mat9& A, double epsilon = 0.0);
 
 /// The model registered under `name`; throws InputError (with the known names) otherwise.
 std::unique_ptr<Material> make_material(std::string_view name);
+
+/// Every name make_material accepts, in registration order.
+std::vector<std::string> material_names();
 
 }  // namespace simrun

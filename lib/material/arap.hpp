@@ -1,0 +1,24 @@
+#pragma once
+#include "material/material.hpp"
+
+namespace simrun {
+
+/// As-rigid-as-possible energy (Chao et al. 2010; the GAUSS principal-stretch form of the Chen
+/// digest, Sec. 1.4):  psi = k sum (s_a - 1)^2 = k |F - R|^2,  P = 2 k (F - R),
+/// with the stiffness k = LameParameters.mu (the Lame shear modulus: the small-strain shear
+/// modulus is then mu, as for the linear material). lambda is ignored: ARAP has no separate
+/// volume term (its small-strain bulk modulus is 2/3 mu). A scene's "stiffness parameter 1e6 Pa"
+/// (Chen, Ch. 6) is this k.
+/// s_a are the signed singular values and R = U V^T the rotation of the signed SVD.
+/// Inversion: allowed, as for corotated (same R; tangent singular where s_i + s_j = 0).
+class Arap final : public Material {
+ public:
+  std::string_view name() const override { return "arap"; }
+  double energy_density(const Mat3& F, const LameParameters& p) const override;
+  Mat3 first_piola(const Mat3& F, const LameParameters& p) const override;
+  Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const override;
+  Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const override;
+  bool allows_inversion() const override { return true; }
+};
+
+}  // namespace simrun
