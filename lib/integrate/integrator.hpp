@@ -29,8 +29,20 @@ struct StepStats {
 };
 
 struct IntegratorSettings {
-  NewtonSettings newton;     ///< for implicit stages
-  bool project_psd = true;   ///< project element Hessians in Newton solves
+  NewtonSettings newton;    ///< for implicit stages
+  bool project_psd = true;  ///< project element Hessians in Newton solves
+  /// Chen thesis Ch. 4 numerical continuation: when a Newton solve's residual has not decreased
+  /// after 3 iterations (or the solve fails), the step is retaken as two steps of h/2,
+  /// recursively, at most `max_halvings` levels deep. Newton-based integrators only.
+  bool step_halving = false;
+  int max_halvings = 4;
+  /// Newmark parameters (survey Sec. 3.8); beta = 1/4, gamma = 1/2 is the average-acceleration
+  /// (trapezoidal) rule: second order, no numerical dissipation.
+  double newmark_beta = 0.25;
+  double newmark_gamma = 0.5;
+  /// Generalized-alpha (Chung-Hulbert 1993) spectral radius at infinite step, rho_inf in [0, 1]:
+  /// 1 = no dissipation (trapezoidal), 0 = asymptotic annihilation of the highest modes.
+  double rho_inf = 0.5;
 };
 
 class Integrator {
@@ -42,7 +54,8 @@ class Integrator {
 };
 
 /// The integrator registered under `name`; throws InputError naming the known ones otherwise.
-std::unique_ptr<Integrator> make_integrator(std::string_view name, const IntegratorSettings& settings);
+std::unique_ptr<Integrator> make_integrator(std::string_view name,
+                                            const IntegratorSettings& settings);
 /// Names of the registered integrators.
 std::vector<std::string> integrator_names();
 

@@ -3,8 +3,19 @@
 #include "core/error.hpp"
 #include "core/string_distance.hpp"
 #include "integrate/backward_euler.hpp"
+#include "integrate/bdf2.hpp"
+#include "integrate/forward_euler.hpp"
+#include "integrate/generalized_alpha.hpp"
+#include "integrate/implicit_midpoint.hpp"
 #include "integrate/integrator.hpp"
+#include "integrate/newmark.hpp"
+#include "integrate/rk4.hpp"
+#include "integrate/sdirk2.hpp"
 #include "integrate/semi_implicit_euler.hpp"
+#include "integrate/symplectic_euler.hpp"
+#include "integrate/tr_bdf2.hpp"
+#include "integrate/trapezoidal.hpp"
+#include "integrate/velocity_verlet.hpp"
 
 namespace simrun {
 
@@ -25,8 +36,20 @@ IntegratorFactory factory() {
 /// The registry: one line per integrator.
 const std::vector<RegisteredIntegrator>& registry() {
   static const std::vector<RegisteredIntegrator> entries = {
+      {"fe", factory<ForwardEuler>()},
+      {"rk4", factory<RungeKutta4>()},
+      {"symplectic_euler", factory<SymplecticEuler>()},
+      {"verlet", factory<VelocityVerlet>()},
       {"si", factory<SemiImplicitEuler>()},
       {"be", factory<BackwardEuler>()},
+      {"im", factory<ImplicitMidpoint>()},
+      {"trapezoidal", factory<Trapezoidal>()},
+      {"bdf2", factory<Bdf2>()},
+      {"sbdf2", factory<Sbdf2>()},
+      {"tr_bdf2", factory<TrBdf2>()},
+      {"sdirk2", factory<Sdirk2>()},
+      {"newmark", factory<Newmark>()},
+      {"generalized_alpha", factory<GeneralizedAlpha>()},
   };
   return entries;
 }
@@ -44,8 +67,8 @@ std::unique_ptr<Integrator> make_integrator(std::string_view name,
   for (const auto& entry : registry()) {
     if (name == entry.name) return entry.make(settings);
   }
-  std::string message = "unknown or not yet implemented integrator '" + std::string(name) +
-                        "' (available:";
+  std::string message =
+      "unknown or not yet implemented integrator '" + std::string(name) + "' (available:";
   for (const auto& n : integrator_names()) message += " " + n;
   message += ")";
   if (auto near = nearest_name(name, integrator_names()); !near.empty()) {

@@ -17,8 +17,8 @@ class SemiImplicitEuler final : public Integrator {
  private:
   std::unique_ptr<LinearSolver> m_solver;
   SpMat m_K, m_D;
-  SpMat m_system;          ///< M + h D + h^2 K
-  SpMat m_velocity_matrix; ///< D + h K (applied to v_n on the right-hand side)
+  SpMat m_system;           ///< M + h D + h^2 K
+  SpMat m_velocity_matrix;  ///< D + h K (applied to v_n on the right-hand side)
   double m_factored_h = 0.0;
   bool m_factored = false;
 };

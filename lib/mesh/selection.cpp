@@ -31,6 +31,8 @@ std::vector<int> select_vertices(const MatX3& x, const Selection& s) {
   const int n = static_cast<int>(x.rows());
   std::vector<int> out;
   switch (s.kind) {
+    case Selection::Kind::kRegion:
+      throw InputError("selection by region needs the tets: use select_vertices(mesh, s)");
     case Selection::Kind::kVertices:
       for (std::size_t i = 0; i < s.vertices.size(); ++i) {
         const int v = s.vertices[i];
@@ -60,8 +62,23 @@ std::vector<int> select_vertices(const MatX3& x, const Selection& s) {
   }
 }
 
+std::vector<int> select_vertices(const TetMesh& mesh, const Selection& s) {
+  if (s.kind != Selection::Kind::kRegion) return select_vertices(mesh.vertices, s);
+  std::vector<int> out;
+  for (int t : select_tets(mesh, s))
+    for (int c = 0; c < 4; ++c) out.push_back(mesh.tets(t, c));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::vector<int> select_tets(const TetMesh& mesh, const Selection& s) {
   std::vector<int> out;
+  if (s.kind == Selection::Kind::kRegion) {
+    for (int t = 0; t < mesh.num_tets(); ++t)
+      if (t < static_cast<int>(mesh.regions.size()) && mesh.regions[t] == s.region) out.push_back(t);
+    return out;
+  }
   if (s.kind == Selection::Kind::kVertices || s.kind == Selection::Kind::kSide) {
     std::vector<char> selected(mesh.num_vertices(), 0);
     for (int v : select_vertices(mesh.vertices, s)) selected[v] = 1;

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "fem/mass.hpp"
+#include "io/read_scalar_field.hpp"
 #include "material/material.hpp"
 #include "mesh/boundary.hpp"
 #include "mesh/box.hpp"
@@ -66,6 +67,7 @@ struct ObjectPieces {
   TetMesh mesh;
   MatX3 initial_positions;
   VecX youngs, poisson, density;
+  std::vector<int> material_region;  ///< 1 + index of the last scene region covering a tet, or 0
   std::vector<int> fixed;
 };
 
@@ -75,9 +77,23 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
   p.mesh = load_object_mesh(object, index, notes);
   const int n_tets = p.mesh.num_tets();
   p.youngs = VecX::Constant(n_tets, object.material.E);
+  if (!object.material.E_file.empty()) {
+    const std::string where = scene_file + ": " + object_pointer(index) + "/material/E_file";
+    try {
+      p.youngs = read_scalar_field(object.material.E_file, n_tets);
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+    for (int e = 0; e < n_tets; ++e) {
+      require(p.youngs[e] > 0.0, where + ": element " + std::to_string(e) +
+                                     ": expected a positive Young's modulus, found " +
+                                     std::to_string(p.youngs[e]));
+    }
+  }
   p.poisson = VecX::Constant(n_tets, object.material.nu);
   p.density = VecX::Constant(n_tets, object.material.density);
   if (p.mesh.regions.empty()) p.mesh.regions.assign(n_tets, 0);
+  p.material_region.assign(n_tets, 0);
   for (size_t r = 0; r < object.regions.size(); ++r) {
     const RegionConfig& region = object.regions[r];
     const std::string where = scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
@@ -87,17 +103,18 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
       if (region.E) p.youngs[e] = *region.E;
       if (region.nu) p.poisson[e] = *region.nu;
       if (region.density) p.density[e] = *region.density;
-      p.mesh.regions[e] = static_cast<int>(r) + 1;
+      p.material_region[e] = static_cast<int>(r) + 1;
     }
   }
   for (size_t d = 0; d < object.dirichlet.size(); ++d) {
     const std::string where = scene_file + ": " + object_pointer(index) + "/dirichlet/" + std::to_string(d) + "/select";
     const std::vector<int> vertices = select_or_explain(
-        where, [&] { return select_vertices(p.mesh.vertices, object.dirichlet[d].select); });
+        where, [&] { return select_vertices(p.mesh, object.dirichlet[d].select); });
     require(!vertices.empty(), where + ": selects no vertex of object '" + object.name + "'");
     p.fixed.insert(p.fixed.end(), vertices.begin(), vertices.end());
   }
   p.initial_positions = p.mesh.vertices;
+  for (const auto& scale : object.initial.axial_scales) apply_axial_scale(p.initial_positions, scale);
   if (object.initial.twist) apply_twist(p.initial_positions, *object.initial.twist);
   return p;
 }
@@ -131,6 +148,8 @@ BuiltModel build_model(const SceneConfig& scene) {
     initial_x.middleRows(v0, nv) = p.initial_positions;
     mesh.tets.middleRows(t0, nt) = p.mesh.tets.array() + v0;
     mesh.regions.insert(mesh.regions.end(), p.mesh.regions.begin(), p.mesh.regions.end());
+    built.frames.material_region.insert(built.frames.material_region.end(),
+                                        p.material_region.begin(), p.material_region.end());
     youngs.segment(t0, nt) = p.youngs;
     poisson.segment(t0, nt) = p.poisson;
     density.segment(t0, nt) = p.density;
@@ -200,6 +219,10 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newton.tolerance = scene.integrator.newton.tolerance;
   s.newton.max_iterations = scene.integrator.newton.max_iterations;
   s.newton.line_search = scene.integrator.newton.line_search;
+  s.step_halving = scene.integrator.newton.step_halving;
+  s.newmark_beta = scene.integrator.newmark_beta;
+  s.newmark_gamma = scene.integrator.newmark_gamma;
+  s.rho_inf = scene.integrator.rho_inf;
   return s;
 }
 

@@ -20,6 +20,11 @@ void apply_twist(MatX3& x, const TwistConfig& twist) {
   }
 }
 
+void apply_axial_scale(MatX3& x, const AxialScaleConfig& scale) {
+  const double start = x.col(scale.axis).minCoeff();
+  x.col(scale.axis) = (x.col(scale.axis).array() - start) * scale.factor + start;
+}
+
 MatX3 initial_velocities(const MatX3& x, const VecX& mass, const InitialConfig& initial) {
   MatX3 v(x.rows(), 3);
   const Vec3 center = (x.transpose() * mass) / mass.sum();

@@ -67,6 +67,12 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
 
     const json& mesh = object.at("mesh");
     if (mesh.contains("file")) check_mesh_file(mesh, at + "/mesh", out);
+    if (const json& material = object.at("material"); material.contains("E_file")) {
+      std::error_code ec;
+      const fs::path field = material["E_file"].get<std::string>();
+      if (!fs::is_regular_file(field, ec))
+        out.push_back({at + "/material/E_file", "field file not found: " + field.string()});
+    }
     const json& rotate = mesh.at("transform").at("rotate");
     const json& axis = rotate.at("axis");
     if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)

@@ -40,6 +40,7 @@ struct MeshConfig {
 struct MaterialConfig {
   std::string model = "linear";
   double E = 1e5;          ///< Young's modulus [Pa]
+  std::filesystem::path E_file;  ///< optional per-element E field (absolute), replaces E
   double nu = 0.3;         ///< Poisson's ratio
   double density = 1000;   ///< [kg/m^3]
 };
@@ -59,9 +60,17 @@ struct TwistConfig {
   double angle_deg = 0.0;  ///< rotation of the +axis end; linear along the axis
 };
 
+/// Initial stretch (amount > 0: length x (1 + amount)) or compression (x (1 - amount)) along an
+/// axis, the -axis end staying.
+struct AxialScaleConfig {
+  int axis = 0;
+  double factor = 1.0;  ///< new length / rest length
+};
+
 struct InitialConfig {
   Vec3 velocity = Vec3::Zero();          ///< [m/s]
   Vec3 angular_velocity = Vec3::Zero();  ///< [rad/s] about the center of mass
+  std::vector<AxialScaleConfig> axial_scales;  ///< stretch, then compress
   std::optional<TwistConfig> twist;
 };
 
@@ -90,11 +99,15 @@ struct NewtonConfig {
   double tolerance = 1e-6;  ///< on the velocity residual |v - v_n - h M^-1 f| (thesis Ch. 4)
   int max_iterations = 20;
   bool line_search = true;
+  bool step_halving = false;  ///< thesis Ch. 4: halve h when Newton stalls (IntegratorSettings)
 };
 
 struct IntegratorConfig {
   std::string type = "si";
   NewtonConfig newton;
+  double newmark_beta = 0.25;  ///< newmark only
+  double newmark_gamma = 0.5;  ///< newmark only
+  double rho_inf = 0.5;        ///< generalized_alpha only
 };
 
 struct OutputConfig {

@@ -75,8 +75,10 @@ void resolve_scene_paths(json& scene, const fs::path& folder) {
   if (!scene.is_object()) return;
   if (auto objects = scene.find("objects"); objects != scene.end() && objects->is_array())
     for (auto& object : *objects)
-      if (object.is_object() && object.contains("mesh"))
-        make_absolute(object["mesh"], "file", folder);
+      if (object.is_object()) {
+        if (object.contains("mesh")) make_absolute(object["mesh"], "file", folder);
+        if (object.contains("material")) make_absolute(object["material"], "E_file", folder);
+      }
   if (auto output = scene.find("output"); output != scene.end())
     make_absolute(*output, "dir", folder);
 }

@@ -49,6 +49,7 @@ ObjectConfig object_from_json(const json& j) {
   const json& mat = j.at("material");
   o.material.model = mat.at("model").get<std::string>();
   o.material.E = mat.at("E").get<double>();
+  if (mat.contains("E_file")) o.material.E_file = mat["E_file"].get<std::string>();
   o.material.nu = mat.at("nu").get<double>();
   o.material.density = mat.at("density").get<double>();
   for (const json& r : j.at("regions")) {
@@ -64,6 +65,12 @@ ObjectConfig object_from_json(const json& j) {
   const json& init = j.at("initial");
   o.initial.velocity = vec3(init.at("velocity"));
   o.initial.angular_velocity = vec3(init.at("angular_velocity"));
+  for (const char* key : {"stretch", "compress"}) {
+    if (!init.contains(key)) continue;
+    const double amount = init[key].at("amount").get<double>();
+    o.initial.axial_scales.push_back({init[key].at("axis").get<std::string>()[0] - 'x',
+                                      std::string(key) == "stretch" ? 1.0 + amount : 1.0 - amount});
+  }
   if (init.contains("twist")) {
     TwistConfig twist;
     twist.axis = init["twist"].at("axis").get<std::string>()[0] - 'x';
@@ -89,6 +96,9 @@ Selection selection_from_json(const json& j) {
     s.kind = Selection::Kind::kSphere;
     s.center = vec3(j["sphere"].at("center"));
     s.radius = j["sphere"].at("radius").get<double>();
+  } else if (j.contains("region")) {
+    s.kind = Selection::Kind::kRegion;
+    s.region = j["region"].get<int>();
   } else if (j.contains("vertices")) {
     s.kind = Selection::Kind::kVertices;
     s.vertices = j["vertices"].get<std::vector<int>>();
@@ -119,6 +129,10 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.newton.tolerance = newton.at("tolerance").get<double>();
   c.integrator.newton.max_iterations = newton.at("max_iterations").get<int>();
   c.integrator.newton.line_search = newton.at("line_search").get<bool>();
+  c.integrator.newton.step_halving = newton.at("step_halving").get<bool>();
+  c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
+  c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
+  c.integrator.rho_inf = integrator.at("rho_inf").get<double>();
   const json& output = j.at("output");
   c.output.dir = output.at("dir").get<std::string>();
   c.output.every = output.at("every").get<int>();

@@ -39,7 +39,10 @@ void FrameWriter::write(int step, double t, const FrameData& frames, const VecX&
     VtuFields fields;
     fields.point_vectors = {{"displacement", &displacement}, {"velocity", &velocity}};
     fields.cell_scalars = {{"E", &frames.youngs}};
-    if (!frames.mesh.regions.empty()) fields.cell_ints = {{"region", &frames.mesh.regions}};
+    if (!frames.mesh.regions.empty()) fields.cell_ints.push_back({"region", &frames.mesh.regions});
+    if (!frames.material_region.empty()) {
+      fields.cell_ints.push_back({"material_region", &frames.material_region});
+    }
     fields.time = t;
     const auto file = m_dir / "frames" / frame_name(step, "vtu");
     write_vtu(file, positions, frames.mesh.tets, fields);

@@ -17,6 +17,7 @@ namespace simrun {
 struct FrameData {
   TetMesh mesh;      ///< all objects' tets over the global vertex numbering (rest positions)
   VecX youngs;       ///< per-tet Young's modulus [Pa] (cell data "E")
+  std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
   MatX3i surface;    ///< boundary triangles (for surface/*.obj)
 };
 

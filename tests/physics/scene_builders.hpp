@@ -15,7 +15,10 @@ inline SceneConfig box_scene(const Vec3& size, const Eigen::Vector3i& cells, int
   object.mesh.box_size = size;
   object.mesh.box_cells = cells;
   object.mesh.box_split = split;
-  object.material = {"linear", E, nu, density};
+  object.material.model = "linear";
+  object.material.E = E;
+  object.material.nu = nu;
+  object.material.density = density;
   if (fix_minus_x) {
     DirichletConfig fixed;
     fixed.select.kind = Selection::Kind::kSide;

@@ -59,12 +59,12 @@ TEST(SceneSelection, MalformedSelectionsAreNamed) {
         "found 'x'",
         "/objects/0/dirichlet/1/select: expected an object with exactly one of the keys 'side', "
         "'box', "
-        "'sphere', 'vertices', 'all', found keys 'sid' (did you mean 'side' for 'sid'?)",
+        "'sphere', 'vertices', 'region', 'all', found keys 'sid' (did you mean 'side' for 'sid'?)",
         "/objects/0/dirichlet/2/select/sphere: missing required key 'radius'",
         "/objects/0/dirichlet/3/select/vertices/1: expected a number >= 0, found -2",
         "/objects/0/dirichlet/4/select/all: expected true, found false",
         "/objects/0/dirichlet/5/select: expected an object with exactly one of the keys 'side', "
-        "'box', 'sphere', 'vertices', 'all', found an empty object",
+        "'box', 'sphere', 'vertices', 'region', 'all', found an empty object",
         "/objects/0/dirichlet/6/select: expected object, found string \"-x\""})
     EXPECT_NE(message.find(part), std::string::npos) << "missing: " << part << "\nin:\n" << message;
 }

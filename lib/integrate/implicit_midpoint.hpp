@@ -1,0 +1,24 @@
+#pragma once
+/// Implicit midpoint (Chen thesis Eqs. 2.11-2.12 as corrected in the digest, Sec. 3.4; survey
+/// digest Sec. 3.7 velocity form): with w = (u_n + u_{n+1})/2,
+///   q_w = q_n + (h/2) v_w,   M (v_w - v_n) = (h/2) (f(q_w) - D v_w),   u_{n+1} = 2 w - u_n,
+/// i.e. the recipe stage a = u_n, tau = h/2 (survey digest Sec. 3.9 table). Second order,
+/// symmetric and symplectic: no numerical damping; conserves the energy of a linear system.
+#include "integrate/implicit_stage.hpp"
+
+namespace simrun {
+
+class ImplicitMidpoint final : public ImplicitIntegrator {
+ public:
+  explicit ImplicitMidpoint(const IntegratorSettings& settings)
+      : ImplicitIntegrator(settings), m_stage_solver(settings) {}
+  std::string_view name() const override { return "im"; }
+
+ protected:
+  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+
+ private:
+  ImplicitStageSolver m_stage_solver;
+};
+
+}  // namespace simrun

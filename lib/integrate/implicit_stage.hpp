@@ -1,0 +1,77 @@
+#pragma once
+/// The one Newton solver shared by every implicit stage (survey digest Sec. 3.9, "unified
+/// implementation recipe"; survey eqs. 13-14). A stage u_s = a + tau F(u_s), i.e.
+///   q_s = a_q + tau v_s,   M (v_s - a_v) = tau (f(q_s) - D v_s),
+/// is the stationarity condition of the incremental potential over x = q_s
+///   Phi(x) = 1/(2 tau^2) |x - p|_M^2 + U(x) + 1/(2 sigma) |x - c|_D^2
+/// with p = a_q + tau a_v (inertial prediction), c = a_q and sigma = tau (recipe_stage()).
+/// Newmark / generalized-alpha map onto the same Phi with other p, c, tau, sigma (newmark.cpp).
+/// D is frozen over the step (survey Sec. 5.2: "freezing D"), evaluated by begin_step().
+#include "integrate/integrator.hpp"
+
+namespace simrun {
+
+struct ImplicitStage {
+  VecX predicted;            ///< p [m]
+  double tau = 0.0;          ///< effective step of the inertia term [s]
+  VecX damping_anchor;       ///< c: the damping force is -D (x - c) / sigma
+  double damping_tau = 0.0;  ///< sigma [s]
+};
+
+/// The recipe's stage for q = a_q + tau v, M (v - a_v) = tau (f - D v).
+ImplicitStage recipe_stage(const VecX& a_q, const VecX& a_v, double tau);
+
+class ImplicitStageSolver {
+ public:
+  explicit ImplicitStageSolver(const IntegratorSettings& settings);
+
+  /// Freezes D for the step starting at q (rest stiffness, or K(q) for "current" damping) and
+  /// forgets any factorization kept for reuse.
+  void begin_step(const Model& model, const VecX& q);
+  const SpMat& damping() const { return m_D; }
+
+  /// Full (projected) Newton on Phi from the guess x (overwritten). Converged when the stage's
+  /// velocity residual tau |M_lumped^-1 grad Phi| <= tolerance (thesis Ch. 4 residual, the
+  /// BE special case being |v - v_n - h M^-1 f|) or a Newton update moves x by <= tau * tolerance.
+  /// With step_halving, a residual that has not decreased after 3 iterations returns
+  /// kNotConverging at once so that the caller halves the step (thesis Ch. 4).
+  Status solve(const Model& model, const ImplicitStage& stage, VecX& x, StepStats& stats);
+
+  /// Like solve(), but with the Hessian factorized once and kept for later stages of the same
+  /// step with the same tau and sigma (simplified Newton; SDIRK's shared stage matrix, survey
+  /// Sec. 3.5). For quadratic U this is exact Newton. Falls back to solve() if the frozen
+  /// iteration does not converge within the iteration cap.
+  Status solve_reusing_factorization(const Model& model, const ImplicitStage& stage, VecX& x,
+                                     StepStats& stats);
+
+  /// Exactly one Newton step with U replaced by its quadratic model at q_lin (unprojected K):
+  /// the semi-implicit ("S") version of a stage (survey Sec. 3 "S-prefix"; SBDF2, eq. 22 G = 0).
+  Status solve_linearized(const Model& model, const ImplicitStage& stage, const VecX& q_lin,
+                          VecX& x, StepStats& stats);
+
+ private:
+  IntegratorSettings m_settings;
+  std::unique_ptr<LinearSolver> m_solver;
+  SpMat m_D, m_K, m_H;
+  bool m_factor_valid = false;
+  double m_factor_tau = 0.0, m_factor_sigma = 0.0;
+};
+
+/// Base of the Newton-based integrators: step() takes the step with attempt() and, with
+/// settings.step_halving, retakes a failed step as two half steps, recursively up to
+/// settings.max_halvings levels (Chen thesis Ch. 4 numerical continuation).
+class ImplicitIntegrator : public Integrator {
+ public:
+  explicit ImplicitIntegrator(const IntegratorSettings& settings) : m_settings(settings) {}
+  Status step(const Model& model, State& state, double h, StepStats& stats) final;
+
+ protected:
+  /// One step of size h; on failure leaves state (and any history) unchanged.
+  virtual Status attempt(const Model& model, State& state, double h, StepStats& stats) = 0;
+  IntegratorSettings m_settings;
+
+ private:
+  Status step_recursive(const Model& model, State& state, double h, int depth, StepStats& stats);
+};
+
+}  // namespace simrun

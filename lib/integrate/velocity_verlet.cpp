@@ -1,0 +1,47 @@
+#include "integrate/velocity_verlet.hpp"
+
+namespace simrun {
+
+Status VelocityVerlet::step(const Model& model, State& state, double h, StepStats& stats) {
+  VecX a;
+  if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a, stats);
+      s != Status::kSuccess)
+    return s;
+  const VecX v_half = state.v + 0.5 * h * a;
+  const VecX q1 = state.q + h * v_half;
+  VecX g;
+  model.potential_gradient(q1, g);
+  VecX v1;
+  if (!model.has_damping()) {
+    VecX a1;
+    if (const Status s = m_acceleration.solve_mass(model, -g, a1, stats); s != Status::kSuccess)
+      return s;
+    v1 = v_half + 0.5 * h * a1;
+  } else {
+    // (M + h/2 D(q1)) v1 = M v_half - h/2 g(q1); refactorized when h or D changes.
+    const SpMat& D = m_acceleration.damping(model, q1);
+    SpMat A = model.mass();
+    const Eigen::Index nnz = A.nonZeros();
+    Eigen::Map<VecX>(A.valuePtr(), nnz) += 0.5 * h * Eigen::Map<const VecX>(D.valuePtr(), nnz);
+    const Eigen::Map<const VecX> values(A.valuePtr(), nnz);
+    if (h != m_kick_h || m_kick_values.size() != nnz || m_kick_values != values) {
+      if (const Status s = m_kick_solver->factorize(A); s != Status::kSuccess) {
+        m_kick_h = 0.0;
+        return s;
+      }
+      ++stats.factorizations;
+      m_kick_h = h;
+      m_kick_values = values;
+    }
+    const VecX rhs = model.mass() * v_half - 0.5 * h * g;
+    m_kick_solver->solve(rhs, v1);
+    ++stats.solves;
+  }
+  if (!v1.allFinite()) return Status::kNumericalIssue;
+  state.q = q1;
+  state.v = v1;
+  state.t += h;
+  return Status::kSuccess;
+}
+
+}  // namespace simrun

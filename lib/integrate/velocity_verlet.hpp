@@ -1,0 +1,27 @@
+#pragma once
+/// Velocity Verlet (Stormer-Verlet, kick-drift-kick; standard, e.g. Hairer-Lubich-Wanner GNI
+/// Sec. I.1.4):
+///   v_{1/2} = v_n + (h/2) M^-1 f(q_n, v_n),   q_{n+1} = q_n + h v_{1/2},
+///   (M + (h/2) D) v_{n+1} = M v_{1/2} - (h/2) dU/dq(q_{n+1})
+/// The last kick treats the (linear) damping force at v_{n+1} implicitly so that the method stays
+/// second order with damping; without damping it is the explicit, symplectic, second-order
+/// Verlet method, stable for h < 2 / w_max.
+#include "integrate/acceleration.hpp"
+#include "integrate/integrator.hpp"
+
+namespace simrun {
+
+class VelocityVerlet final : public Integrator {
+ public:
+  explicit VelocityVerlet(const IntegratorSettings&) {}
+  std::string_view name() const override { return "verlet"; }
+  Status step(const Model& model, State& state, double h, StepStats& stats) override;
+
+ private:
+  AccelerationSolver m_acceleration;
+  std::unique_ptr<LinearSolver> m_kick_solver = make_cholmod_solver();
+  double m_kick_h = 0.0;
+  VecX m_kick_values;
+};
+
+}  // namespace simrun
