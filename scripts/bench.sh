@@ -67,6 +67,12 @@ rows.append(("SI step / one back-solve", r, "<= 2", None if r is None else r <= 
 modes, fk = t("BM_Modes10"), t("BM_CholmodFactorizeK")
 r = modes / fk if modes and fk else None
 rows.append(("modes(10) / one factorization of K", r, "<= 4", None if r is None else r <= 4))
+nh, fa = t("BM_SiStepNeoHookean/threads:1"), t("BM_CholmodFactorize")
+r = nh / (fa + solve) if nh and fa and solve else None
+rows.append(("SI step, neo-Hookean / (factorization + solve)", r, "<= 1.3", None if r is None else r <= 1.3))
+nh2 = t("BM_SiStepNeoHookean/threads:2")
+r = nh2 / (fa + solve) if nh2 and fa and solve else None
+rows.append(("  the same with 2 threads", r, "(info)", None))
 h2 = t("BM_ElasticHessian/threads:2")
 r = h1[0] / h2 if h1 and h2 else None
 rows.append(("Hessian speedup, 2 threads / 1 thread", r, "(info)", None))
