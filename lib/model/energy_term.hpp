@@ -24,6 +24,9 @@ class EnergyTerm {
   virtual void add_hessian(const VecX& x, double* values, bool project_psd) const = 0;
   /// True when the Hessian does not depend on x (quadratic energy).
   virtual bool is_quadratic() const = 0;
+  /// Time-dependent loads (wind) take the time at which the next step's forces act; the
+  /// default term does not depend on time.
+  virtual void set_time(double /*t*/) {}
 };
 
 }  // namespace simrun

@@ -11,18 +11,52 @@ Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density
              DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping)
     : m_rest(as_flat(rest)),
       m_constrained(m_rest),
+      m_constrained_velocity(VecX::Zero(m_rest.size())),
+      m_elements(elements),
+      m_density(density),
+      m_lumped(lumped_mass),
+      m_lumped_full(lumped_mass_per_dof(elements, density, static_cast<int>(m_rest.size() / 3))),
       m_dofs(std::move(dofs)),
       m_terms(std::move(terms)),
       m_damping(damping) {
-  m_pattern = build_tet_pattern(elements.tets, m_dofs);
+  build_matrices();
+}
+
+void Model::build_matrices() {
+  m_pattern = build_tet_pattern(m_elements.tets, m_dofs);
   m_mass = m_pattern;
-  const TetSlots slots(elements.tets, m_dofs, m_pattern);
-  add_mass_values(elements, density, lumped_mass, slots, m_mass.valuePtr());
-  m_lumped_free = m_dofs.restrict_vector(lumped_mass_per_dof(elements, density, num_vertices()));
+  const TetSlots slots(m_elements.tets, m_dofs, m_pattern);
+  add_mass_values(m_elements, m_density, m_lumped, slots, m_mass.valuePtr());
+  m_lumped_free = m_dofs.restrict_vector(m_lumped_full);
   for (auto& term : m_terms) term->bind(m_pattern, m_dofs);
+  m_rest_stiffness = SpMat();
   if (m_damping.stiffness != 0.0 && m_damping.stiffness_at_rest) {
     stiffness(restrict_vector(m_rest), m_rest_stiffness, /*project_psd=*/false);
   }
+}
+
+void Model::set_fixed_vertices(const std::vector<int>& fixed) {
+  m_dofs = DofMap(num_vertices(), fixed);
+  build_matrices();
+}
+
+void Model::set_time(double t) {
+  for (auto& term : m_terms) term->set_time(t);
+}
+
+VecX Model::full_velocities(const VecX& v) const {
+  VecX full = m_constrained_velocity;
+  m_dofs.scatter(v, full);
+  return full;
+}
+
+double Model::constrained_kinetic_energy() const {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < m_constrained_velocity.size(); ++i) {
+    if (m_dofs.free_index(static_cast<int>(i)) < 0)
+      sum += m_lumped_full[i] * m_constrained_velocity[i] * m_constrained_velocity[i];
+  }
+  return 0.5 * sum;
 }
 
 VecX Model::full_positions(const VecX& q) const {
@@ -70,7 +104,7 @@ void Model::damping_matrix(const SpMat& current_stiffness, SpMat& D) const {
 
 std::vector<std::pair<std::string, double>> Model::energies(const VecX& q, const VecX& v) const {
   std::vector<std::pair<std::string, double>> out;
-  out.emplace_back("kinetic", kinetic_energy(v));
+  out.emplace_back("kinetic", kinetic_energy(v) + constrained_kinetic_energy());
   const VecX x = full_positions(q);
   for (const auto& term : m_terms) out.emplace_back(term->name(), term->energy(x));
   return out;

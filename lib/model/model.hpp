@@ -37,6 +37,20 @@ class Model {
   VecX full_positions(const VecX& q) const;
   /// Holds the constrained DOFs at the entries of `x` (full 3n; default: the rest positions).
   void set_constrained_positions(const VecX& x) { m_constrained = x; }
+  /// Prescribed positions and velocities of the constrained DOFs (full 3n vectors; the free
+  /// entries are ignored). The velocities only enter full_velocities() and the kinetic energy.
+  void set_constrained_state(const VecX& x, const VecX& v) {
+    m_constrained = x;
+    m_constrained_velocity = v;
+  }
+  /// Full velocities (3n) for free velocities v, constrained DOFs at their prescribed velocity.
+  VecX full_velocities(const VecX& v) const;
+  /// Changes which vertices are constrained (e.g. a release): rebuilds the DOF map, the matrix
+  /// pattern, the mass and the terms' bindings. Free-DOF vectors and matrices taken before are
+  /// invalid afterwards (map states through full_positions / full_velocities).
+  void set_fixed_vertices(const std::vector<int>& fixed);
+  /// Sets the time of time-dependent loads (wind) for the next evaluations.
+  void set_time(double t);
   /// Free part of a full vector.
   VecX restrict_vector(const VecX& full) const { return m_dofs.restrict_vector(full); }
 
@@ -64,13 +78,25 @@ class Model {
   /// D = alpha M + beta K, with K = current_stiffness unless damping uses the rest stiffness.
   void damping_matrix(const SpMat& current_stiffness, SpMat& D) const;
 
+  /// 1/2 v^T M v over the free DOFs (what integrators conserve).
   double kinetic_energy(const VecX& v) const { return 0.5 * v.dot(m_mass * v); }
-  /// (name, value) for kinetic and every potential term, in energy.csv column order.
+  /// Kinetic energy of the prescribed motion of the constrained DOFs, with their lumped masses
+  /// (consistent-mass couplings between free and constrained DOFs are left out).
+  double constrained_kinetic_energy() const;
+  /// (name, value) for kinetic (free + constrained_kinetic_energy) and every potential term,
+  /// in energy.csv column order.
   std::vector<std::pair<std::string, double>> energies(const VecX& q, const VecX& v) const;
 
  private:
+  void build_matrices();
+
   VecX m_rest;
   VecX m_constrained;  ///< full vector whose constrained entries are the prescribed positions
+  VecX m_constrained_velocity;  ///< likewise for their velocities (zero unless moving)
+  TetElements m_elements;       ///< kept to rebuild the pattern and mass on a release
+  VecX m_density;
+  bool m_lumped = true;
+  VecX m_lumped_full;           ///< lumped mass per full DOF [kg]
   DofMap m_dofs;
   std::vector<std::unique_ptr<EnergyTerm>> m_terms;
   RayleighDamping m_damping;

@@ -11,7 +11,9 @@
 #include "mesh/load_mesh.hpp"
 #include "mesh/transform.hpp"
 #include "model/elastic_energy.hpp"
+#include "model/dirichlet_motion.hpp"
 #include "model/gravity_energy.hpp"
+#include "model/wind_load.hpp"
 #include "scene/initial_state.hpp"
 
 namespace simrun {
@@ -69,10 +71,31 @@ struct ObjectPieces {
   VecX youngs, poisson, density;
   std::vector<int> material_region;  ///< 1 + index of the last scene region covering a tet, or 0
   std::vector<int> fixed;
+  std::vector<DirichletGroup> groups;  ///< one per dirichlet entry (object vertex numbering)
 };
 
+/// The scene's motion as the model's PrescribedMotion of the vertices at `x0` (rows).
+PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, double dt) {
+  PrescribedMotion p;
+  switch (m.kind) {
+    case MotionConfig::Kind::kFixed: p.kind = PrescribedMotion::Kind::kFixed; break;
+    case MotionConfig::Kind::kTranslate: p.kind = PrescribedMotion::Kind::kTranslate; break;
+    case MotionConfig::Kind::kShake: p.kind = PrescribedMotion::Kind::kShake; break;
+    case MotionConfig::Kind::kTwist: p.kind = PrescribedMotion::Kind::kTwist; break;
+  }
+  p.velocity = m.velocity;
+  p.direction = m.direction.normalized();
+  p.amplitude = m.amplitude;
+  p.frequency = m.frequency;
+  p.axis = m.axis.normalized();
+  p.point = m.point ? *m.point : Vec3(x0.colwise().mean().transpose());
+  p.angular_velocity = m.angular_velocity;
+  if (m.steps > 0) p.duration = m.steps * dt;
+  return p;
+}
+
 ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::string& scene_file,
-                          std::vector<std::string>& notes) {
+                          double dt, std::vector<std::string>& notes) {
   ObjectPieces p;
   p.mesh = load_object_mesh(object, index, notes);
   const int n_tets = p.mesh.num_tets();
@@ -112,10 +135,17 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
         where, [&] { return select_vertices(p.mesh, object.dirichlet[d].select); });
     require(!vertices.empty(), where + ": selects no vertex of object '" + object.name + "'");
     p.fixed.insert(p.fixed.end(), vertices.begin(), vertices.end());
+    p.groups.push_back({vertices, {}, object.dirichlet[d].release_step});
   }
   p.initial_positions = p.mesh.vertices;
   for (const auto& scale : object.initial.axial_scales) apply_axial_scale(p.initial_positions, scale);
   if (object.initial.twist) apply_twist(p.initial_positions, *object.initial.twist);
+  for (size_t d = 0; d < p.groups.size(); ++d) {
+    MatX3 x0(p.groups[d].vertices.size(), 3);
+    for (size_t k = 0; k < p.groups[d].vertices.size(); ++k)
+      x0.row(k) = p.initial_positions.row(p.groups[d].vertices[k]);
+    p.groups[d].motion = prescribed_motion(object.dirichlet[d].motion, x0, dt);
+  }
   return p;
 }
 
@@ -126,7 +156,8 @@ BuiltModel build_model(const SceneConfig& scene) {
   std::vector<ObjectPieces> objects;
   int n_vertices = 0, n_tets = 0;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
-    objects.push_back(build_object(scene.objects[i], i, scene.source.string(), built.notes));
+    objects.push_back(
+        build_object(scene.objects[i], i, scene.source.string(), scene.time.dt, built.notes));
     n_vertices += objects.back().mesh.num_vertices();
     n_tets += objects.back().mesh.num_tets();
   }
@@ -137,7 +168,7 @@ BuiltModel build_model(const SceneConfig& scene) {
   mesh.tets.resize(n_tets, 4);
   MatX3 initial_x(n_vertices, 3);
   VecX youngs(n_tets), poisson(n_tets), density(n_tets);
-  std::vector<int> fixed;
+  std::vector<DirichletGroup> groups;
   std::vector<int> vertex_offset, tet_offset;
   int v0 = 0, t0 = 0;
   for (const auto& p : objects) {
@@ -153,7 +184,10 @@ BuiltModel build_model(const SceneConfig& scene) {
     youngs.segment(t0, nt) = p.youngs;
     poisson.segment(t0, nt) = p.poisson;
     density.segment(t0, nt) = p.density;
-    for (int v : p.fixed) fixed.push_back(v + v0);
+    for (DirichletGroup group : p.groups) {
+      for (int& v : group.vertices) v += v0;
+      groups.push_back(std::move(group));
+    }
     v0 += nv;
     t0 += nt;
   }
@@ -180,8 +214,24 @@ BuiltModel build_model(const SceneConfig& scene) {
     terms.push_back(std::make_unique<ElasticEnergy>(
         slice(elements, tet_offset[i], tet_offset[i + 1]), material, std::move(lame), n_vertices));
   }
+  VecX weighed_mass = nodal_mass;  // per-object gravity_scale
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const int begin = vertex_offset[i], count = vertex_offset[i + 1] - begin;
+    weighed_mass.segment(3 * begin, 3 * count) *= scene.objects[i].gravity_scale;
+  }
   terms.push_back(
-      std::make_unique<GravityEnergy>(scene.gravity, nodal_mass, VecX(as_flat(mesh.vertices))));
+      std::make_unique<GravityEnergy>(scene.gravity, weighed_mass, VecX(as_flat(mesh.vertices))));
+  if (scene.wind) {
+    const WindConfig& w = *scene.wind;
+    const WindSettings settings{w.pressure,       w.direction, w.gust_amplitude, w.gust_frequency,
+                                w.sway_axis,      w.sway_angle_deg, w.sway_frequency};
+    terms.push_back(std::make_unique<WindLoad>(settings, VecX(as_flat(mesh.vertices)),
+                                               built.frames.surface));
+    built.time_dependent_loads = w.gust_amplitude != 0.0 || w.sway_angle_deg != 0.0;
+  }
+  const DirichletSchedule schedule(groups, as_flat(initial_x));
+  const std::vector<int> fixed = schedule.constrained_vertices(1);
+  if (schedule.is_time_dependent()) built.schedule = schedule;
 
   const RayleighDamping damping{scene.damping.mass, scene.damping.stiffness,
                                 scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest};
@@ -243,8 +293,17 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   auto integrator = make_integrator(scene.integrator.type, integrator_settings(scene));
   BuiltModel built = build_model(scene);
   if (notes) *notes = built.notes;
-  return std::make_unique<Simulation>(std::move(built.frames), std::move(built.model),
-                                      std::move(integrator), std::move(built.initial));
+  auto simulation = std::make_unique<Simulation>(std::move(built.frames), std::move(built.model),
+                                                 std::move(integrator), std::move(built.initial));
+  if (built.schedule) {
+    simulation->set_dirichlet_schedule(
+        std::move(*built.schedule),
+        [type = scene.integrator.type, settings = integrator_settings(scene)] {
+          return make_integrator(type, settings);
+        });
+  }
+  simulation->set_time_dependent_loads(built.time_dependent_loads);
+  return simulation;
 }
 
 }  // namespace simrun

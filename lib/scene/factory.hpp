@@ -2,6 +2,7 @@
 /// SceneConfig -> Model, initial State, frame data and Simulation (the only place that knows
 /// both the scene structs and the numerics library).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct BuiltModel {
   FrameData frames;
   std::unique_ptr<Model> model;
   State initial;
+  /// Moving or released Dirichlet groups (empty schedule when every constraint is fixed).
+  std::optional<DirichletSchedule> schedule;
+  bool time_dependent_loads = false;  ///< wind
   std::vector<std::string> notes;  ///< things worth a log line (re-oriented tets, counts)
 };
 

@@ -48,10 +48,35 @@ void check_select(const json& select, const std::string& pointer,
     }
 }
 
+bool is_zero_vector(const json& v) {
+  return v[0].get<double>() == 0.0 && v[1].get<double>() == 0.0 && v[2].get<double>() == 0.0;
+}
+
+void require_nonzero(const json& parent, const char* key, const std::string& pointer,
+                     const std::string& what, std::vector<SchemaViolation>& out) {
+  if (parent.contains(key) && is_zero_vector(parent[key]))
+    out.push_back({pointer + "/" + key,
+                   "expected a non-zero " + what + ", found " + parent[key].dump()});
+}
+
+void check_motion(const json& motion, const std::string& pointer,
+                  std::vector<SchemaViolation>& out) {
+  if (motion.contains("shake"))
+    require_nonzero(motion["shake"], "direction", pointer + "/shake", "shake direction", out);
+  if (motion.contains("twist"))
+    require_nonzero(motion["twist"], "axis", pointer + "/twist", "twist axis", out);
+}
+
 }  // namespace
 
 std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   std::vector<SchemaViolation> out;
+  if (scene.contains("wind")) {
+    const json& wind = scene["wind"];
+    require_nonzero(wind, "direction", "/wind", "wind direction", out);
+    if (wind.at("sway").at("angle_deg").get<double>() != 0.0)
+      require_nonzero(wind["sway"], "axis", "/wind/sway", "sway axis", out);
+  }
   std::map<std::string, std::string> names;  // object name -> pointer of its first use
   const json& objects = scene.at("objects");
   for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -90,9 +115,11 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
                        "only 'select'"});
     }
     const json& dirichlet = object.at("dirichlet");
-    for (std::size_t d = 0; d < dirichlet.size(); ++d)
-      check_select(dirichlet[d].at("select"), at + "/dirichlet/" + std::to_string(d) + "/select",
-                   out);
+    for (std::size_t d = 0; d < dirichlet.size(); ++d) {
+      const std::string dat = at + "/dirichlet/" + std::to_string(d);
+      check_select(dirichlet[d].at("select"), dat + "/select", out);
+      if (dirichlet[d].contains("motion")) check_motion(dirichlet[d]["motion"], dat + "/motion", out);
+    }
   }
   return out;
 }

@@ -51,8 +51,35 @@ struct RegionConfig {
   std::optional<double> E, nu, density;
 };
 
+/// Prescribed motion of a Dirichlet selection ("motion" of a dirichlet entry).
+struct MotionConfig {
+  enum class Kind { kFixed, kTranslate, kShake, kTwist };
+  Kind kind = Kind::kFixed;
+  Vec3 velocity = Vec3::Zero();   ///< translate [m/s]
+  Vec3 direction = Vec3::UnitX(); ///< shake (normalized by the factory)
+  double amplitude = 0.0;         ///< shake [m]
+  double frequency = 0.0;         ///< shake [Hz]
+  Vec3 axis = Vec3::UnitX();      ///< twist (normalized by the factory)
+  std::optional<Vec3> point;      ///< twist axis point [m]; default: the selection's centroid
+  double angular_velocity = 0.0;  ///< twist [rad/s]
+  int steps = 0;                  ///< moves during the first `steps` steps, then held; 0 = always
+};
+
 struct DirichletConfig {
   Selection select;
+  MotionConfig motion;
+  int release_step = 0;  ///< free from this step on; 0 = never
+};
+
+/// Wind on the boundary faces (model/wind_load.hpp).
+struct WindConfig {
+  double pressure = 0.0;           ///< [Pa]
+  Vec3 direction = Vec3::UnitX();
+  double gust_amplitude = 0.0;     ///< relative
+  double gust_frequency = 0.0;     ///< [Hz]
+  Vec3 sway_axis = Vec3::UnitY();
+  double sway_angle_deg = 0.0;
+  double sway_frequency = 0.0;     ///< [Hz]
 };
 
 struct TwistConfig {
@@ -81,6 +108,7 @@ struct ObjectConfig {
   std::vector<RegionConfig> regions;
   std::vector<DirichletConfig> dirichlet;
   InitialConfig initial;
+  double gravity_scale = 1.0;  ///< this object's weight is gravity_scale * m g
 };
 
 struct TimeConfig {
@@ -123,6 +151,7 @@ struct SceneConfig {
   TimeConfig time;
   std::vector<ObjectConfig> objects;
   Vec3 gravity = Vec3(0, -9.81, 0);   ///< [m/s^2]
+  std::optional<WindConfig> wind;
   bool lumped_mass = true;            ///< "mass": "lumped" | "consistent"
   DampingConfig damping;
   IntegratorConfig integrator;

@@ -42,6 +42,45 @@ MeshConfig mesh_from_json(const json& j) {
   return m;
 }
 
+MotionConfig motion_from_json(const json& j) {
+  MotionConfig m;
+  if (j.contains("translate")) {
+    const json& t = j["translate"];
+    m.kind = MotionConfig::Kind::kTranslate;
+    m.velocity = vec3(t.at("velocity"));
+    m.steps = t.value("steps", 0);
+  } else if (j.contains("shake")) {
+    const json& s = j["shake"];
+    m.kind = MotionConfig::Kind::kShake;
+    m.direction = vec3(s.at("direction"));
+    m.amplitude = s.at("amplitude").get<double>();
+    m.frequency = s.at("frequency").get<double>();
+    m.steps = s.value("steps", 0);
+  } else if (j.contains("twist")) {
+    const json& t = j["twist"];
+    m.kind = MotionConfig::Kind::kTwist;
+    m.axis = vec3(t.at("axis"));
+    if (t.contains("point")) m.point = vec3(t["point"]);
+    m.angular_velocity = t.at("angular_velocity").get<double>();
+    m.steps = t.value("steps", 0);
+  }
+  return m;
+}
+
+WindConfig wind_from_json(const json& j) {
+  WindConfig w;
+  w.pressure = j.at("pressure").get<double>();
+  w.direction = vec3(j.at("direction"));
+  const json& gust = j.at("gust");
+  w.gust_amplitude = gust.at("amplitude").get<double>();
+  w.gust_frequency = gust.at("frequency").get<double>();
+  const json& sway = j.at("sway");
+  w.sway_axis = vec3(sway.at("axis"));
+  w.sway_angle_deg = sway.at("angle_deg").get<double>();
+  w.sway_frequency = sway.at("frequency").get<double>();
+  return w;
+}
+
 ObjectConfig object_from_json(const json& j) {
   ObjectConfig o;
   o.name = j.at("name").get<std::string>();
@@ -60,8 +99,14 @@ ObjectConfig object_from_json(const json& j) {
     region.density = optional_number(r, "density");
     o.regions.push_back(std::move(region));
   }
-  for (const json& d : j.at("dirichlet"))
-    o.dirichlet.push_back({selection_from_json(d.at("select"))});
+  for (const json& d : j.at("dirichlet")) {
+    DirichletConfig dirichlet;
+    dirichlet.select = selection_from_json(d.at("select"));
+    if (d.contains("motion")) dirichlet.motion = motion_from_json(d["motion"]);
+    dirichlet.release_step = d.value("release_step", 0);
+    o.dirichlet.push_back(std::move(dirichlet));
+  }
+  o.gravity_scale = j.at("gravity_scale").get<double>();
   const json& init = j.at("initial");
   o.initial.velocity = vec3(init.at("velocity"));
   o.initial.angular_velocity = vec3(init.at("angular_velocity"));
@@ -116,6 +161,7 @@ SceneConfig scene_from_json(const json& j) {
   c.time.steps = j.at("time").at("steps").get<int>();
   for (const json& o : j.at("objects")) c.objects.push_back(object_from_json(o));
   c.gravity = vec3(j.at("gravity"));
+  if (j.contains("wind")) c.wind = wind_from_json(j["wind"]);
   c.lumped_mass = j.at("mass").get<std::string>() == "lumped";
   const json& damping = j.at("damping");
   c.damping.mass = damping.at("mass").get<double>();

@@ -9,6 +9,7 @@
 
 #include "integrate/integrator.hpp"
 #include "mesh/tet_mesh.hpp"
+#include "model/dirichlet_motion.hpp"
 #include "model/model.hpp"
 
 namespace simrun {
@@ -46,6 +47,19 @@ class Simulation {
   Simulation(FrameData frames, std::unique_ptr<Model> model, std::unique_ptr<Integrator> integrator,
              State initial);
 
+  using IntegratorFactory = std::function<std::unique_ptr<Integrator>()>;
+  /// Moving and released Dirichlet constraints. Before each step t_n -> t_n + h the constrained
+  /// vertices are put at their prescribed positions (and velocities) at t_n + h, the end of the
+  /// step, and time-dependent loads are evaluated there too: exactly what backward Euler (and
+  /// SI, which equals BE for linear forces) assumes; for higher-order or explicit integrators the
+  /// boundary and loads are then first-order accurate in h. When a group is released at step k,
+  /// the Model's DOF map is rebuilt, the state is mapped across (released vertices keep their
+  /// prescribed velocity) and the integrator is replaced by `remake()` (cached factorizations
+  /// and multistep history restart).
+  void set_dirichlet_schedule(DirichletSchedule schedule, IntegratorFactory remake);
+  /// Marks time-dependent loads (wind): the blow-up test then tracks the energy injected.
+  void set_time_dependent_loads(bool driven) { m_driven_loads = driven; }
+
   /// Runs settings.steps steps. `on_step(step)` is called after each step (progress display).
   RunResult run(const RunSettings& settings, const std::function<void(int)>& on_step = {});
 
@@ -57,6 +71,10 @@ class Simulation {
   std::unique_ptr<Model> m_model;
   std::unique_ptr<Integrator> m_integrator;
   State m_state;
+  DirichletSchedule m_schedule;
+  bool m_has_schedule = false;
+  bool m_driven_loads = false;
+  IntegratorFactory m_remake;
 };
 
 }  // namespace simrun

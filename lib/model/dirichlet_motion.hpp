@@ -1,0 +1,72 @@
+#pragma once
+/// Prescribed (moving) Dirichlet constraints and their release during a run.
+///
+/// Each Dirichlet group is a set of vertices with a motion relative to their initial positions
+/// X0: fixed (x = X0), translate (x = X0 + v t), shake (x = X0 + A d sin(2 pi f t)) or twist
+/// (rotation about an axis line at angular velocity omega, x = p + R(a, omega t)(X0 - p)). A
+/// motion may stop after `duration` seconds; the vertices are then held where the motion left
+/// them (for a shake whose duration is a whole number of periods, that is X0). A group may be
+/// released at a step k: its vertices are constrained during steps 1..k-1 and free from step k
+/// on (step k advances t_{k-1} to t_k), keeping the prescribed velocity they had at t_{k-1}.
+/// Chen thesis Sec. 1.7 (digest): EigenFit shakes the armadillo's feet for 30 frames and
+/// releases one leg mid-run; GAUSS moves pinned vertices by a fixed amount per frame.
+#include <limits>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace simrun {
+
+struct PrescribedMotion {
+  enum class Kind { kFixed, kTranslate, kShake, kTwist };
+  Kind kind = Kind::kFixed;
+  Vec3 velocity = Vec3::Zero();    ///< translate [m/s]
+  Vec3 direction = Vec3::UnitX();  ///< shake: unit direction
+  double amplitude = 0.0;          ///< shake: displacement amplitude [m]
+  double frequency = 0.0;          ///< shake [Hz]
+  Vec3 axis = Vec3::UnitX();       ///< twist: unit axis direction
+  Vec3 point = Vec3::Zero();       ///< twist: a point on the axis line [m]
+  double angular_velocity = 0.0;   ///< twist: [rad/s], right-handed about `axis`
+  double duration = std::numeric_limits<double>::infinity();  ///< motion time [s], then held
+
+  /// Position at time t of a vertex that starts at x0.
+  Vec3 position(const Vec3& x0, double t) const;
+  /// Velocity at time t of that vertex (zero once the motion has stopped).
+  Vec3 velocity_at(const Vec3& x0, double t) const;
+  /// Largest speed of a vertex starting at one of the rows of x0 [m/s].
+  double max_speed(const MatX3& x0) const;
+};
+
+struct DirichletGroup {
+  std::vector<int> vertices;  ///< global vertex indices
+  PrescribedMotion motion;
+  int release_step = 0;  ///< free from this step on; 0 = never released
+};
+
+/// All Dirichlet groups of a scene. A vertex selected by several groups belongs to the last one
+/// (its motion and release apply).
+class DirichletSchedule {
+ public:
+  DirichletSchedule() = default;
+  /// initial: full 3n initial positions (the X0 of every motion).
+  DirichletSchedule(std::vector<DirichletGroup> groups, const VecX& initial);
+
+  /// Sorted vertices constrained during step `step` (>= 1).
+  std::vector<int> constrained_vertices(int step) const;
+  /// True when some group is released at `step` (>= 2; a release at step 1 is no constraint).
+  bool releases_at(int step) const;
+  /// Writes the prescribed positions and velocities at time t into the entries of every
+  /// vertex owned by a group (full 3n vectors; other entries untouched).
+  void fill(double t, VecX& x, VecX& v) const;
+  /// True when some group moves (not merely fixed) or is released.
+  bool is_time_dependent() const;
+  /// Largest prescribed speed over all groups [m/s].
+  double max_speed() const;
+
+ private:
+  std::vector<DirichletGroup> m_groups;
+  std::vector<int> m_owner;  ///< per vertex: owning group or -1
+  VecX m_initial;
+};
+
+}  // namespace simrun
