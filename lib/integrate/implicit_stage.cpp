@@ -100,9 +100,30 @@ void ImplicitStageSolver::begin_step(const Model& model, const VecX& q) {
   model.damping_matrix(m_K, m_D);
 }
 
+namespace {
+
+/// Pulls an infeasible guess (Phi = inf or NaN, e.g. a neo-Hookean element inverted by the
+/// inertial prediction) back toward the damping anchor c = a_q, halving x - c until Phi is
+/// finite. Newton's line search keeps later iterates feasible. Leaves x unchanged when no
+/// point on the segment is feasible (Newton then reports the numerical issue).
+void pull_into_feasible_region(StagePotential& phi, const VecX& anchor, VecX& x) {
+  if (std::isfinite(phi.value(x)) || anchor.size() != x.size()) return;
+  VecX trial = x;
+  for (int halving = 0; halving < 30; ++halving) {
+    trial = anchor + 0.5 * (trial - anchor);
+    if (std::isfinite(phi.value(trial))) {
+      x = trial;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 Status ImplicitStageSolver::solve(const Model& model, const ImplicitStage& stage, VecX& x,
                                   StepStats& stats) {
   StagePotential phi(model, stage, m_D, m_settings.project_psd);
+  pull_into_feasible_region(phi, stage.damping_anchor, x);
   NewtonSettings settings = m_settings.newton;
   // Step-size stop as in BE (GAUSS code): an update changing no stage velocity by more than
   // the tolerance; needed for stiff bodies where round-off keeps the residual above 1e-6.
@@ -139,6 +160,7 @@ Status ImplicitStageSolver::solve_reusing_factorization(const Model& model,
                                                         const ImplicitStage& stage, VecX& x,
                                                         StepStats& stats) {
   StagePotential phi(model, stage, m_D, m_settings.project_psd);
+  pull_into_feasible_region(phi, stage.damping_anchor, x);
   const NewtonSettings& settings = m_settings.newton;
   const double step_tolerance =
       settings.step_tolerance > 0.0 ? settings.step_tolerance : stage.tau * settings.tolerance;
