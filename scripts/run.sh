@@ -8,7 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scene=${1:-$root/scenes/quickstart.json}
 [ $# -gt 0 ] && shift
 args=("$@")
-if [[ ! " ${args[*]-} " =~ " -o " ]]; then
+if [[ ! " ${args[*]-} " =~ \ (-o|--output)(=|\ ) ]]; then
   name=$(basename "$scene" .json)
   args+=(-o "$root/out/$name")
 fi

@@ -68,9 +68,21 @@ int run_command(const CommonOptions& options, int steps_override) {
   if (!options.quiet) {
     progress = std::make_unique<ProgressReporter>(std::cerr, settings.steps, stream_is_terminal(stderr));
   }
-  const RunResult result = simulation->run(settings, [&](int step) {
-    if (progress) progress->update(step);
-  });
+  RunResult result;
+  try {
+    result = simulation->run(settings, [&](int step) {
+      if (progress) progress->update(step);
+    });
+  } catch (const std::exception& e) {
+    // The contract allows only finished | diverged | failed in run.json: record the failure
+    // (e.g. out of memory in a factorization, a disk that filled up) before main() maps it.
+    if (progress) progress->finish("failed");
+    record["status"] = "failed";
+    record["message"] = std::string("internal error: ") + e.what();
+    write_run_record(settings.out_dir, record);
+    log << "failed: internal error: " << e.what() << "\n";
+    throw;
+  }
   if (progress) progress->finish(result.status);
 
   record["status"] = result.status;

@@ -99,6 +99,12 @@ bool DirichletSchedule::is_time_dependent() const {
   });
 }
 
+bool DirichletSchedule::has_moving_groups() const {
+  return std::any_of(m_groups.begin(), m_groups.end(), [](const DirichletGroup& g) {
+    return g.motion.kind != PrescribedMotion::Kind::kFixed;
+  });
+}
+
 double DirichletSchedule::max_speed() const {
   double speed = 0.0;
   for (const DirichletGroup& g : m_groups) {

@@ -60,6 +60,8 @@ class DirichletSchedule {
   void fill(double t, VecX& x, VecX& v) const;
   /// True when some group moves (not merely fixed) or is released.
   bool is_time_dependent() const;
+  /// True when some group moves: the boundary then does work on the body (a release does not).
+  bool has_moving_groups() const;
   /// Largest prescribed speed over all groups [m/s].
   double max_speed() const;
 
