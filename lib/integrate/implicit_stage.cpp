@@ -95,7 +95,9 @@ void ImplicitStageSolver::begin_step(const Model& model, const VecX& q) {
   m_factor_valid = false;
   if (!model.has_damping()) return;
   if (!model.damping().stiffness_at_rest && model.damping().stiffness != 0.0) {
-    model.stiffness(q, m_K, /*project_psd=*/false);
+    // Projected like the Newton Hessian: an indefinite K(q_n) in D would make Phi's damping
+    // term unbounded below and Newton directions no longer descent directions.
+    model.stiffness(q, m_K, m_settings.project_psd);
   }
   model.damping_matrix(m_K, m_D);
 }

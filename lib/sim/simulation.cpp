@@ -100,6 +100,7 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
     const double step_seconds = step_timer.seconds();
     result.seconds_stepping += step_seconds;
     if (status != Status::kSuccess) {
+      prescribe(m_state.t);  // the model back at the time of the kept state
       result.status = "failed";
       result.message = "step " + std::to_string(step) + ": " + std::string(m_integrator->name()) +
                        " " + std::string(to_string(status)) + " (last good step " +
