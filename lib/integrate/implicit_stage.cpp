@@ -138,18 +138,18 @@ Status ImplicitStageSolver::solve(const Model& model, const ImplicitStage& stage
     const double r0 = phi.residual_norm(g);
     NewtonSettings first = settings;
     first.max_iterations = kHalvingCheckIterations;
-    NewtonStats n = newton_minimize(phi, x, *m_solver, first);
+    NewtonStats n = newton_minimize(phi, x, *m_solver, first, &m_H);
     add_newton_stats(n, stats);
     status = n.status;
     if (status == Status::kNotConverging && n.residual < r0) {
       NewtonSettings rest = settings;
       rest.max_iterations = settings.max_iterations - kHalvingCheckIterations;
-      n = newton_minimize(phi, x, *m_solver, rest);
+      n = newton_minimize(phi, x, *m_solver, rest, &m_H);
       add_newton_stats(n, stats);
       status = n.status;
     }
   } else {
-    const NewtonStats n = newton_minimize(phi, x, *m_solver, settings);
+    const NewtonStats n = newton_minimize(phi, x, *m_solver, settings, &m_H);
     add_newton_stats(n, stats);
     status = n.status;
   }

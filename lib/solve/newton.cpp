@@ -29,10 +29,11 @@ void scaled_gradient_direction(const VecX& g, const SpMat& H, VecX& dx) {
 }  // namespace
 
 NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& solver,
-                            const NewtonSettings& settings) {
+                            const NewtonSettings& settings, SpMat* hessian_workspace) {
   NewtonStats stats;
   VecX g(x.size()), dx(x.size()), x_trial(x.size());
-  SpMat H;
+  SpMat local_hessian;
+  SpMat& H = hessian_workspace ? *hessian_workspace : local_hessian;
 
   for (;;) {
     objective.gradient(x, g);

@@ -46,7 +46,9 @@ struct NewtonStats {
 /// more than max_line_search_steps halvings -> kNotConverging. Non-finite g or Phi(x) ->
 /// kNumericalIssue; a non-finite trial Phi only shortens the step. max_iterations reached ->
 /// kNotConverging. stats.residual is the residual of the returned x.
+/// `hessian_workspace`, when given, holds the Hessian between calls so its pattern is not
+/// reallocated (and copied) for every minimization.
 NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& solver,
-                            const NewtonSettings& settings);
+                            const NewtonSettings& settings, SpMat* hessian_workspace = nullptr);
 
 }  // namespace simrun
