@@ -4,9 +4,23 @@
 
 namespace simrun {
 
-SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs) {
+SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const EdgeList& edges) {
   std::vector<Eigen::Triplet<double, int>> entries;
-  entries.reserve(static_cast<size_t>(tets.rows()) * 144);
+  entries.reserve(static_cast<size_t>(tets.rows()) * 144 + edges.size() * 36);
+  for (const auto& edge : edges) {
+    for (int a = 0; a < 2; ++a) {
+      for (int i = 0; i < 3; ++i) {
+        const int r = dofs.free_index(3 * edge[a] + i);
+        if (r < 0) continue;
+        for (int b = 0; b < 2; ++b) {
+          for (int k = 0; k < 3; ++k) {
+            const int c = dofs.free_index(3 * edge[b] + k);
+            if (c >= 0) entries.emplace_back(r, c, 0.0);
+          }
+        }
+      }
+    }
+  }
   for (int e = 0; e < tets.rows(); ++e) {
     for (int a = 0; a < 4; ++a) {
       for (int i = 0; i < 3; ++i) {
@@ -40,6 +54,21 @@ int find_slot(const SpMat& A, int row, int col) {
 std::vector<int> diagonal_slots(const SpMat& A) {
   std::vector<int> slots(A.rows());
   for (int i = 0; i < A.rows(); ++i) slots[i] = find_slot(A, i, i);
+  return slots;
+}
+
+std::vector<int> edge_slots(const EdgeList& edges, const DofMap& dofs, const SpMat& pattern) {
+  std::vector<int> slots(36 * edges.size(), -1);
+  for (size_t e = 0; e < edges.size(); ++e) {
+    for (int r = 0; r < 6; ++r) {
+      const int row = dofs.free_index(3 * edges[e][r / 3] + r % 3);
+      if (row < 0) continue;
+      for (int c = 0; c < 6; ++c) {
+        const int col = dofs.free_index(3 * edges[e][c / 3] + c % 3);
+        if (col >= 0) slots[36 * e + 6 * r + c] = find_slot(pattern, row, col);
+      }
+    }
+  }
   return slots;
 }
 

@@ -2,6 +2,7 @@
 /// Sparsity pattern of the free-DOF system matrices (M, K, D and M + h D + h^2 K share it) and
 /// the positions of every element's 12x12 block in its value array, so per-step assembly writes
 /// straight into the CSC values with no triplet sort.
+#include <array>
 #include <vector>
 
 #include "core/types.hpp"
@@ -9,9 +10,16 @@
 
 namespace simrun {
 
-/// Symmetric, fully stored (both triangles) pattern over free DOFs coupling all DOFs of each tet;
-/// values are zero. Compressed.
-SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs);
+/// Vertex pairs (springs of a mass-spring graph), global vertex numbering.
+using EdgeList = std::vector<std::array<int, 2>>;
+
+/// Symmetric, fully stored (both triangles) pattern over free DOFs coupling all DOFs of each tet
+/// and of each edge in `edges` (the union of both stencils); values are zero. Compressed.
+SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const EdgeList& edges = {});
+
+/// For each edge, 36 positions (row-major over local DOFs 3a+i, a = 0, 1) into the pattern's
+/// value array, or -1 where the row or column DOF is constrained.
+std::vector<int> edge_slots(const EdgeList& edges, const DofMap& dofs, const SpMat& pattern);
 
 /// For each element, 144 positions (row-major over local DOFs 3a+i) into the pattern's value
 /// array, or -1 where the row or column DOF is constrained.

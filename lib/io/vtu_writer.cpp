@@ -15,6 +15,7 @@ namespace simrun {
 namespace {
 
 constexpr std::uint8_t k_vtk_tetra = 10;
+constexpr std::uint8_t k_vtk_line = 3;
 
 /// Appends one inline binary <DataArray>: base64 over [UInt64 byte count][data bytes], encoded
 /// as one stream (what VTK's and meshio's readers decode).
@@ -56,7 +57,10 @@ void require_not_null(const Pair& field) {
 
 std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields) {
   const Eigen::Index n_points = positions.rows();
-  const Eigen::Index n_cells = tets.rows();
+  const Eigen::Index n_tets = tets.rows();
+  const Eigen::Index n_lines =
+      fields.lines ? static_cast<Eigen::Index>(fields.lines->size()) : Eigen::Index(0);
+  const Eigen::Index n_cells = n_tets + n_lines;
 
   // Check everything before formatting so a bad call never produces a file.
   for (const auto& field : fields.point_vectors) {
@@ -76,7 +80,15 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
     require_length("cell integer", field.first, static_cast<Eigen::Index>(field.second->size()),
                    n_cells);
   }
-  if (n_cells > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= n_points)) {
+  for (Eigen::Index e = 0; e < n_lines; ++e) {
+    for (int k = 0; k < 2; ++k) {
+      const int v = (*fields.lines)[e][k];
+      if (v < 0 || v >= n_points)
+        throw std::invalid_argument("vtu: a line refers to a vertex outside 0.." +
+                                    std::to_string(n_points - 1));
+    }
+  }
+  if (n_tets > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= n_points)) {
     throw std::invalid_argument("vtu: a tet refers to a vertex outside 0.." +
                                 std::to_string(n_points - 1));
   }
@@ -107,13 +119,18 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
   xml += "      </Points>\n";
 
   xml += "      <Cells>\n";
-  std::vector<std::int64_t> connectivity(static_cast<std::size_t>(4 * n_cells));
+  std::vector<std::int64_t> connectivity(static_cast<std::size_t>(4 * n_tets + 2 * n_lines));
   std::vector<std::int64_t> offsets(static_cast<std::size_t>(n_cells));
-  for (Eigen::Index e = 0; e < n_cells; ++e) {
+  for (Eigen::Index e = 0; e < n_tets; ++e) {
     for (int k = 0; k < 4; ++k) connectivity[4 * e + k] = tets(e, k);
     offsets[e] = 4 * (e + 1);
   }
-  const std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), k_vtk_tetra);
+  for (Eigen::Index e = 0; e < n_lines; ++e) {
+    for (int k = 0; k < 2; ++k) connectivity[4 * n_tets + 2 * e + k] = (*fields.lines)[e][k];
+    offsets[n_tets + e] = 4 * n_tets + 2 * (e + 1);
+  }
+  std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), k_vtk_tetra);
+  std::fill(types.begin() + n_tets, types.end(), k_vtk_line);
   append_data_array(xml, "Int64", "connectivity", 1, connectivity.data(),
                     sizeof(std::int64_t) * connectivity.size());
   append_data_array(xml, "Int64", "offsets", 1, offsets.data(),

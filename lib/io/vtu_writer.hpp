@@ -4,6 +4,7 @@
 /// little/big-endian data as the machine stores it), the layout VTK reads with
 /// header_type="UInt64" and no compressor (VTK file format docs, "XML File Formats", binary data).
 #include <filesystem>
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,11 +25,14 @@ struct VtuFields {
   std::vector<std::pair<std::string, const VecX*>> cell_scalars;
   /// Per-tet integers (Int32), e.g. {"region", &mesh.regions}; size = number of tets.
   std::vector<std::pair<std::string, const std::vector<int>*>> cell_ints;
+  /// Optional line cells (type 3, VTK_LINE: springs of mass-spring objects), written after the
+  /// tets; cell arrays then have one entry per tet followed by one per line.
+  const std::vector<std::array<int, 2>>* lines = nullptr;
   /// Simulation time, written as FieldData "TimeValue" so a lone .vtu still shows its time.
   std::optional<double> time;
 };
 
-/// The complete .vtu document for tets (type 10, VTK_TETRA) over `positions` (usually the
+/// The complete .vtu document for tets (type 10, VTK_TETRA) and fields.lines (type 3) over `positions` (usually the
 /// deformed positions x). Throws std::invalid_argument when an array's length does not match
 /// the number of points or cells, or when a tet refers to a vertex outside `positions`.
 std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields = {});

@@ -9,6 +9,12 @@ namespace simrun {
 
 Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
              DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping)
+    : Model(rest, elements, density, lumped_mass, VecX(), EdgeList{}, std::move(dofs),
+            std::move(terms), damping) {}
+
+Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
+             const VecX& point_mass, EdgeList edges, DofMap dofs,
+             std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping)
     : m_rest(as_flat(rest)),
       m_constrained(m_rest),
       m_constrained_velocity(VecX::Zero(m_rest.size())),
@@ -16,17 +22,24 @@ Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density
       m_density(density),
       m_lumped(lumped_mass),
       m_lumped_full(lumped_mass_per_dof(elements, density, static_cast<int>(m_rest.size() / 3))),
+      m_point_mass(point_mass.size() > 0 ? point_mass : VecX(VecX::Zero(m_rest.size()))),
+      m_edges(std::move(edges)),
       m_dofs(std::move(dofs)),
       m_terms(std::move(terms)),
       m_damping(damping) {
+  m_lumped_full += m_point_mass;
   build_matrices();
 }
 
 void Model::build_matrices() {
-  m_pattern = build_tet_pattern(m_elements.tets, m_dofs);
+  m_pattern = build_tet_pattern(m_elements.tets, m_dofs, m_edges);
   m_mass = m_pattern;
   const TetSlots slots(m_elements.tets, m_dofs, m_pattern);
   add_mass_values(m_elements, m_density, m_lumped, slots, m_mass.valuePtr());
+  const std::vector<int> diagonal = diagonal_slots(m_mass);
+  for (int i = 0; i < m_dofs.num_free(); ++i) {
+    m_mass.valuePtr()[diagonal[i]] += m_point_mass[m_dofs.free_to_full()[i]];
+  }
   m_lumped_free = m_dofs.restrict_vector(m_lumped_full);
   for (auto& term : m_terms) term->bind(m_pattern, m_dofs);
   m_rest_stiffness = SpMat();

@@ -10,6 +10,7 @@
 
 #include "fem/dof_map.hpp"
 #include "fem/tet_elements.hpp"
+#include "fem/tet_pattern.hpp"
 #include "model/energy_term.hpp"
 
 namespace simrun {
@@ -27,6 +28,12 @@ class Model {
   /// density: per element [kg/m^3]; terms: potential energy terms (bound here to the pattern).
   Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
         DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping);
+  /// The general form: objects may have no tets (mass-spring graphs). `point_mass` (full 3n,
+  /// may be empty) adds lumped point masses [kg] per DOF on top of the tets' mass; `edges` are
+  /// vertex pairs whose DOF couplings join the shared pattern (spring stencils).
+  Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
+        const VecX& point_mass, EdgeList edges, DofMap dofs,
+        std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping);
 
   int num_free() const { return m_dofs.num_free(); }
   int num_vertices() const { return static_cast<int>(m_rest.size() / 3); }
@@ -96,7 +103,9 @@ class Model {
   TetElements m_elements;       ///< kept to rebuild the pattern and mass on a release
   VecX m_density;
   bool m_lumped = true;
-  VecX m_lumped_full;           ///< lumped mass per full DOF [kg]
+  VecX m_lumped_full;           ///< lumped mass per full DOF [kg] (tets + point masses)
+  VecX m_point_mass;            ///< point masses per full DOF [kg] (zero without particles)
+  EdgeList m_edges;             ///< extra pattern stencils (springs)
   DofMap m_dofs;
   std::vector<std::unique_ptr<EnergyTerm>> m_terms;
   RayleighDamping m_damping;

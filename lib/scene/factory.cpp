@@ -9,10 +9,12 @@
 #include "mesh/boundary.hpp"
 #include "mesh/box.hpp"
 #include "mesh/load_mesh.hpp"
+#include "mesh/spring_graph.hpp"
 #include "mesh/transform.hpp"
 #include "model/elastic_energy.hpp"
 #include "model/dirichlet_motion.hpp"
 #include "model/gravity_energy.hpp"
+#include "model/spring_energy.hpp"
 #include "model/wind_load.hpp"
 #include "scene/initial_state.hpp"
 
@@ -39,6 +41,10 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
   int flipped = 0;
   if (m.kind == MeshConfig::Kind::kBox) {
     mesh = make_box(m.box_size, m.box_cells, m.box_split);
+  } else if (m.kind == MeshConfig::Kind::kRope) {
+    mesh = make_rope(m.rope_particles, m.rope_length);
+  } else if (m.kind == MeshConfig::Kind::kCloth) {
+    mesh = make_cloth(m.cloth_size, m.cloth_particles, m.cloth_shear);
   } else {
     mesh = load_mesh_file(m.file, m.tetgen.quality, m.tetgen.max_volume, m.tetgen.target_tets,
                           &flipped);
@@ -49,9 +55,15 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
     notes.push_back(object_pointer(index) + " (" + object.name + "): re-oriented " +
                     std::to_string(flipped) + " negatively oriented tets");
   }
-  notes.push_back(object_pointer(index) + " (" + object.name +
-                  "): " + std::to_string(mesh.num_vertices()) + " vertices, " +
-                  std::to_string(mesh.num_tets()) + " tets");
+  if (mesh.edges.empty()) {
+    notes.push_back(object_pointer(index) + " (" + object.name +
+                    "): " + std::to_string(mesh.num_vertices()) + " vertices, " +
+                    std::to_string(mesh.num_tets()) + " tets");
+  } else {
+    notes.push_back(object_pointer(index) + " (" + object.name +
+                    "): " + std::to_string(mesh.num_vertices()) + " particles, " +
+                    std::to_string(mesh.edges.size()) + " springs");
+  }
   return mesh;
 }
 
@@ -170,7 +182,11 @@ BuiltModel build_model(const SceneConfig& scene) {
   VecX youngs(n_tets), poisson(n_tets), density(n_tets);
   std::vector<DirichletGroup> groups;
   std::vector<int> vertex_offset, tet_offset;
+  VecX point_mass = VecX::Zero(3 * n_vertices);  // particles of mass-spring objects [kg]
+  EdgeList springs;
+  std::vector<double> spring_stiffness;
   int v0 = 0, t0 = 0;
+  size_t object_index = 0;
   for (const auto& p : objects) {
     vertex_offset.push_back(v0);
     tet_offset.push_back(t0);
@@ -184,6 +200,13 @@ BuiltModel build_model(const SceneConfig& scene) {
     youngs.segment(t0, nt) = p.youngs;
     poisson.segment(t0, nt) = p.poisson;
     density.segment(t0, nt) = p.density;
+    const MaterialConfig& material = scene.objects[object_index++].material;
+    for (const auto& edge : p.mesh.edges) {
+      springs.push_back({edge[0] + v0, edge[1] + v0});
+      spring_stiffness.push_back(material.stiffness);
+      mesh.edges.push_back(springs.back());
+    }
+    if (!p.mesh.edges.empty()) point_mass.segment(3 * v0, 3 * nv).setConstant(material.particle_mass);
     for (DirichletGroup group : p.groups) {
       for (int& v : group.vertices) v += v0;
       groups.push_back(std::move(group));
@@ -197,10 +220,11 @@ BuiltModel build_model(const SceneConfig& scene) {
   built.frames.surface = boundary_faces(mesh);
 
   const TetElements elements = precompute_tet_elements(mesh.vertices, mesh.tets);
-  const VecX nodal_mass = lumped_mass_per_dof(elements, density, n_vertices);
+  const VecX nodal_mass = lumped_mass_per_dof(elements, density, n_vertices) + point_mass;
 
   std::vector<std::unique_ptr<EnergyTerm>> terms;
   for (size_t i = 0; i < objects.size(); ++i) {
+    if (scene.objects[i].material.model == "mass_spring") continue;  // springs below
     std::shared_ptr<const Material> material;
     try {
       material = make_material(scene.objects[i].material.model);
@@ -213,6 +237,11 @@ BuiltModel build_model(const SceneConfig& scene) {
     }
     terms.push_back(std::make_unique<ElasticEnergy>(
         slice(elements, tet_offset[i], tet_offset[i + 1]), material, std::move(lame), n_vertices));
+  }
+  if (!springs.empty()) {
+    terms.push_back(std::make_unique<SpringEnergy>(
+        springs, Eigen::Map<const VecX>(spring_stiffness.data(), static_cast<Eigen::Index>(spring_stiffness.size())),
+        VecX(as_flat(mesh.vertices))));
   }
   VecX weighed_mass = nodal_mass;  // per-object gravity_scale
   for (size_t i = 0; i < objects.size(); ++i) {
@@ -239,7 +268,8 @@ BuiltModel build_model(const SceneConfig& scene) {
   require(dofs.num_free() > 0,
           "every vertex of the scene is constrained by 'dirichlet': nothing to simulate");
   built.model = std::make_unique<Model>(mesh.vertices, elements, density, scene.lumped_mass,
-                                        std::move(dofs), std::move(terms), damping);
+                                        point_mass, springs, std::move(dofs), std::move(terms),
+                                        damping);
 
   // Initial state: positions (twist) and velocities per object.
   VecX x0 = as_flat(initial_x);
@@ -259,6 +289,8 @@ BuiltModel build_model(const SceneConfig& scene) {
   const int n_fixed = static_cast<int>(fixed.size());
   built.notes.push_back("model: " + std::to_string(n_vertices) + " vertices, " +
                         std::to_string(n_tets) + " tets, " +
+                        (springs.empty() ? std::string()
+                                         : std::to_string(springs.size()) + " springs, ") +
                         std::to_string(built.model->num_free()) + " free DOFs, " +
                         std::to_string(n_fixed) + " constrained vertices");
   return built;

@@ -98,6 +98,22 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
       if (!fs::is_regular_file(field, ec))
         out.push_back({at + "/material/E_file", "field file not found: " + field.string()});
     }
+    {
+      const bool graph = mesh.contains("rope") || mesh.contains("cloth");
+      const std::string model = object.at("material").at("model").get<std::string>();
+      if (graph && model != "mass_spring")
+        out.push_back({at + "/material/model",
+                       "a rope or cloth mesh is a mass-spring graph: expected 'mass_spring', found '" +
+                           model + "'"});
+      if (!graph && model == "mass_spring")
+        out.push_back({at + "/material/model",
+                       "'mass_spring' needs a rope or cloth mesh (springs along graph edges), found "
+                       "a tetrahedral mesh"});
+      if (graph && object.at("material").contains("E_file"))
+        out.push_back({at + "/material/E_file", "a mass-spring object has no tetrahedra to assign E to"});
+      if (graph && !object.at("regions").empty())
+        out.push_back({at + "/regions", "a mass-spring object has no tetrahedra for regions"});
+    }
     const json& rotate = mesh.at("transform").at("rotate");
     const json& axis = rotate.at("axis");
     if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)

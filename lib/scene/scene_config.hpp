@@ -27,8 +27,13 @@ struct TransformConfig {
 };
 
 struct MeshConfig {
-  enum class Kind { kBox, kFile };
+  enum class Kind { kBox, kFile, kRope, kCloth };
   Kind kind = Kind::kBox;
+  int rope_particles = 2;                                ///< along -y from the origin
+  double rope_length = 1.0;                              ///< [m]
+  Eigen::Vector2d cloth_size = Eigen::Vector2d::Ones();  ///< [m] along x, z
+  Eigen::Vector2i cloth_particles = Eigen::Vector2i::Constant(2);
+  bool cloth_shear = true;
   Vec3 box_size = Vec3::Ones();                          ///< [m], min corner at the origin
   Eigen::Vector3i box_cells = Eigen::Vector3i::Ones();
   int box_split = 6;                                     ///< 5 or 6 tets per cube
@@ -43,6 +48,8 @@ struct MaterialConfig {
   std::filesystem::path E_file;  ///< optional per-element E field (absolute), replaces E
   double nu = 0.3;         ///< Poisson's ratio
   double density = 1000;   ///< [kg/m^3]
+  double stiffness = 100;     ///< mass_spring: spring constant [N/m]
+  double particle_mass = 0.1; ///< mass_spring: point mass per particle [kg]
 };
 
 /// Overrides material parameters on the tets selected by `select` (centroid inside).

@@ -25,6 +25,18 @@ MeshConfig mesh_from_json(const json& j) {
     m.box_size = vec3(box.at("size"));
     for (int i = 0; i < 3; ++i) m.box_cells[i] = box.at("cells").at(i).get<int>();
     m.box_split = box.at("split").get<int>();
+  } else if (j.contains("rope")) {
+    m.kind = MeshConfig::Kind::kRope;
+    m.rope_particles = j["rope"].at("particles").get<int>();
+    m.rope_length = j["rope"].at("length").get<double>();
+  } else if (j.contains("cloth")) {
+    m.kind = MeshConfig::Kind::kCloth;
+    const json& cloth = j["cloth"];
+    for (int i = 0; i < 2; ++i) {
+      m.cloth_size[i] = cloth.at("size").at(i).get<double>();
+      m.cloth_particles[i] = cloth.at("particles").at(i).get<int>();
+    }
+    m.cloth_shear = cloth.at("shear").get<bool>();
   } else {
     m.kind = MeshConfig::Kind::kFile;
     m.file = j.at("file").get<std::string>();
@@ -91,6 +103,8 @@ ObjectConfig object_from_json(const json& j) {
   if (mat.contains("E_file")) o.material.E_file = mat["E_file"].get<std::string>();
   o.material.nu = mat.at("nu").get<double>();
   o.material.density = mat.at("density").get<double>();
+  o.material.stiffness = mat.at("stiffness").get<double>();
+  o.material.particle_mass = mat.at("particle_mass").get<double>();
   for (const json& r : j.at("regions")) {
     RegionConfig region;
     region.select = selection_from_json(r.at("select"));

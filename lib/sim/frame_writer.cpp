@@ -38,10 +38,22 @@ void FrameWriter::write(int step, double t, const FrameData& frames, const VecX&
     const MatX3 velocity = as_rows(v);
     VtuFields fields;
     fields.point_vectors = {{"displacement", &displacement}, {"velocity", &velocity}};
-    fields.cell_scalars = {{"E", &frames.youngs}};
-    if (!frames.mesh.regions.empty()) fields.cell_ints.push_back({"region", &frames.mesh.regions});
-    if (!frames.material_region.empty()) {
-      fields.cell_ints.push_back({"material_region", &frames.material_region});
+    // Springs (mass-spring objects) are line cells after the tets; their tet-only cell data
+    // is padded (E = 0, region = material_region = 0).
+    const size_t n_lines = frames.mesh.edges.size();
+    VecX youngs = frames.youngs;
+    std::vector<int> regions = frames.mesh.regions, material_region = frames.material_region;
+    if (n_lines > 0) {
+      youngs.conservativeResize(frames.mesh.num_tets() + static_cast<Eigen::Index>(n_lines));
+      youngs.tail(static_cast<Eigen::Index>(n_lines)).setZero();
+      regions.resize(frames.mesh.num_tets() + n_lines, 0);
+      material_region.resize(frames.mesh.num_tets() + n_lines, 0);
+      fields.lines = &frames.mesh.edges;
+    }
+    fields.cell_scalars = {{"E", &youngs}};
+    if (!frames.mesh.regions.empty() || n_lines > 0) fields.cell_ints.push_back({"region", &regions});
+    if (!frames.material_region.empty() || n_lines > 0) {
+      fields.cell_ints.push_back({"material_region", &material_region});
     }
     fields.time = t;
     const auto file = m_dir / "frames" / frame_name(step, "vtu");

@@ -60,3 +60,27 @@ TEST(MotionRun, ShakeBarSceneRunsAFewSteps) {
 }
 
 }  // namespace
+
+// Mass-spring scenes (Chen thesis Ch. 4 rope and cloth, Fig. 5.2 pendulum) run end to end and
+// write their springs as VTK line cells.
+class SpringSceneRun : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SpringSceneRun, RunsAFewStepsWithSpringEnergyAndLineCells) {
+  TempDir tmp;
+  const std::string name = GetParam();
+  const fs::path out = tmp / "out";
+  const Result r = cli::run({"run", (cli::kSourceDir / "scenes" / (name + ".json")).string(), "-o",
+                             out.string(), "--steps", "10", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const std::vector<double> spring = csv_column(out / "energy.csv", "spring");
+  ASSERT_EQ(spring.size(), 11u) << cli::read_file(out / "energy.csv");
+  EXPECT_GT(spring.back(), 0.0);  // gravity stretched the springs
+  const std::vector<double> gravity = csv_column(out / "energy.csv", "gravity");
+  EXPECT_LT(gravity.back(), 0.0);
+  EXPECT_EQ(cli::read_json(out / "run.json").at("status"), "finished");
+  const std::string frame = cli::read_file(out / "frames" / "000010.vtu");
+  EXPECT_NE(frame.find("NumberOfCells=\""), std::string::npos);
+  EXPECT_EQ(frame.find("NumberOfCells=\"0\""), std::string::npos) << "springs are line cells";
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, SpringSceneRun, ::testing::Values("rope", "cloth", "pendulum"));

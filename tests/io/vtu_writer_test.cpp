@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -138,6 +139,31 @@ TEST(VtuWriter, BinaryArraysDecodeToTheSameNumbers) {
             (std::vector<double>(mesh.pressure.begin(), mesh.pressure.end())));
   EXPECT_EQ(array_values<double>(xml, "E"), (std::vector<double>{1e5, 1e7}));
   EXPECT_EQ(array_values<std::int32_t>(xml, "region"), (std::vector<std::int32_t>{0, 7}));
+}
+
+TEST(VtuWriter, LineCellsFollowTheTets) {
+  const TwoTets mesh;
+  const std::vector<std::array<int, 2>> lines = {{0, 4}, {3, 4}};
+  VtuFields f;
+  f.lines = &lines;
+  const VecX per_cell{{1.0, 2.0, 0.0, 0.0}};
+  f.cell_scalars = {{"E", &per_cell}};
+  const std::string xml = vtu_document(mesh.positions, mesh.tets, f);
+  EXPECT_NE(xml.find("NumberOfCells=\"4\""), std::string::npos);
+  EXPECT_EQ(array_values<std::int64_t>(xml, "connectivity"),
+            (std::vector<std::int64_t>{0, 1, 2, 3, 1, 2, 3, 4, 0, 4, 3, 4}));
+  EXPECT_EQ(array_values<std::int64_t>(xml, "offsets"), (std::vector<std::int64_t>{4, 8, 10, 12}));
+  EXPECT_EQ(array_values<std::uint8_t>(xml, "types"), (std::vector<std::uint8_t>{10, 10, 3, 3}));
+  // Springs only (no tets), and a line outside the points is rejected.
+  VtuFields springs_only;
+  springs_only.lines = &lines;
+  const std::string only = vtu_document(mesh.positions, MatX4i(0, 4), springs_only);
+  EXPECT_EQ(array_values<std::uint8_t>(only, "types"), (std::vector<std::uint8_t>{3, 3}));
+  const std::vector<std::array<int, 2>> bad = {{0, 5}};
+  VtuFields bad_springs;
+  bad_springs.lines = &bad;
+  EXPECT_THROW(vtu_document(mesh.positions, mesh.tets, bad_springs),
+               std::invalid_argument);
 }
 
 TEST(VtuWriter, OverwritesAnExistingFrameWhole) {

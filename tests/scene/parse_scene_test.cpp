@@ -173,7 +173,7 @@ TEST(ParseScene, StructuralProblems) {
       R"({"objects": [{"mesh": {"box": {"size": [1,1,1], "cells": [1,1,1]}, "file": "a.off"}}]})");
   EXPECT_TRUE(contains(input_error_of([&] { parse_scene(mesh); }),
                        "/objects/0/mesh: expected an object with exactly one of the keys 'box', "
-                       "'file', found keys 'box', 'file'"));
+                       "'rope', 'cloth', 'file', found keys 'box', 'file'"));
 }
 
 TEST(ParseScene, SemanticChecksNamePointers) {
@@ -260,6 +260,53 @@ TEST(ParseScene, TextPosition) {
   EXPECT_EQ(text_position("ab\ncd", 0).line, 1);
   EXPECT_EQ(text_position("ab\ncd", 4).line, 2);
   EXPECT_EQ(text_position("ab\ncd", 4).column, 2);
+}
+
+}  // namespace
+}  // namespace simrun
+
+namespace simrun {
+namespace {
+
+TEST(ParseScene, MassSpringMeshesFillDefaults) {
+  test::SceneFolder dir;
+  const auto file = dir.write("s.json", R"({
+  "objects": [{"mesh": {"rope": {"particles": 5}}, "material": {"model": "mass_spring"}},
+              {"mesh": {"cloth": {"particles": [11, 11]}},
+               "material": {"model": "mass_spring", "stiffness": 20, "particle_mass": 0.5}}]
+})");
+  const SceneConfig scene = parse_scene(file);
+  const MeshConfig& rope = scene.objects.at(0).mesh;
+  EXPECT_EQ(rope.kind, MeshConfig::Kind::kRope);
+  EXPECT_EQ(rope.rope_particles, 5);
+  EXPECT_EQ(rope.rope_length, 1.0);
+  EXPECT_EQ(scene.objects.at(0).material.stiffness, 100.0);
+  EXPECT_EQ(scene.objects.at(0).material.particle_mass, 0.1);
+  const MeshConfig& cloth = scene.objects.at(1).mesh;
+  EXPECT_EQ(cloth.kind, MeshConfig::Kind::kCloth);
+  EXPECT_EQ(cloth.cloth_particles, Eigen::Vector2i(11, 11));
+  EXPECT_EQ(cloth.cloth_size, Eigen::Vector2d(1, 1));
+  EXPECT_TRUE(cloth.cloth_shear);
+  EXPECT_EQ(scene.objects.at(1).material.stiffness, 20.0);
+  EXPECT_EQ(scene.objects.at(1).material.particle_mass, 0.5);
+}
+
+TEST(ParseScene, MassSpringModelAndGraphMeshGoTogether) {
+  test::SceneFolder dir;
+  const auto file = dir.write("s.json", R"({
+  "objects": [{"mesh": {"rope": {"particles": 3}}},
+              {"mesh": {"box": {"size": [1, 1, 1], "cells": [1, 1, 1]}},
+               "material": {"model": "mass_spring"}}]
+})");
+  const std::string message = test::input_error_of([&] { parse_scene(file); });
+  EXPECT_NE(message.find("/objects/0/material/model: a rope or cloth mesh"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("/objects/1/material/model: 'mass_spring' needs"), std::string::npos)
+      << message;
+  const auto one = dir.write("one.json", R"({"objects": [{"mesh": {"rope": {"particles": 1}},
+      "material": {"model": "mass_spring"}}]})");
+  EXPECT_NE(test::input_error_of([&] { parse_scene(one); }).find("/objects/0/mesh"),
+            std::string::npos);
 }
 
 }  // namespace
