@@ -44,7 +44,10 @@ void Model::build_matrices() {
   for (auto& term : m_terms) term->bind(m_pattern, m_dofs);
   m_rest_stiffness = SpMat();
   if (m_damping.stiffness != 0.0 && m_damping.stiffness_at_rest) {
-    stiffness(restrict_vector(m_rest), m_rest_stiffness, /*project_psd=*/false);
+    // Evaluated on the full rest configuration, not through full_positions(): after a release
+    // the constrained entries hold prescribed (moved) positions, which are not the rest state.
+    m_rest_stiffness = m_pattern;
+    for (const auto& term : m_terms) term->add_hessian(m_rest, m_rest_stiffness.valuePtr(), false);
   }
 }
 
