@@ -27,6 +27,11 @@ const SpMat& AccelerationSolver::damping(const Model& model, const VecX& q) {
 
 Status AccelerationSolver::solve_mass(const Model& model, const VecX& b, VecX& x,
                                       StepStats& stats) {
+  if (model.mass_is_lumped()) {
+    // Diagonal M: no factorization (it would be a full supernodal solve in the K pattern).
+    x = b.cwiseQuotient(model.lumped_mass());
+    return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
+  }
   if (const Status s = refresh(model, stats); s != Status::kSuccess) return s;
   m_solver->solve(b, x);
   ++stats.solves;

@@ -21,7 +21,7 @@ class StagePotential final : public NewtonObjective {
   double value(const VecX& x) override {
     const VecX dx = x - m_stage.predicted;
     const double t2 = m_stage.tau * m_stage.tau;
-    double phi = 0.5 / t2 * dx.dot(m_model.mass() * dx) + m_model.potential_energy(x);
+    double phi = 0.5 / t2 * dx.dot(m_model.apply_mass(dx)) + m_model.potential_energy(x);
     if (m_damped) {
       const VecX dc = x - m_stage.damping_anchor;
       phi += 0.5 / m_stage.damping_tau * dc.dot(m_D * dc);
@@ -31,7 +31,7 @@ class StagePotential final : public NewtonObjective {
 
   void gradient(const VecX& x, VecX& g) override {
     m_model.potential_gradient(x, g);
-    g += m_model.mass() * (x - m_stage.predicted) / (m_stage.tau * m_stage.tau);
+    g += m_model.apply_mass(x - m_stage.predicted) / (m_stage.tau * m_stage.tau);
     if (m_damped) g += m_D * (x - m_stage.damping_anchor) / m_stage.damping_tau;
   }
 

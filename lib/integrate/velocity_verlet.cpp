@@ -33,7 +33,7 @@ Status VelocityVerlet::step(const Model& model, State& state, double h, StepStat
       m_kick_h = h;
       m_kick_values = values;
     }
-    const VecX rhs = model.mass() * v_half - 0.5 * h * g;
+    const VecX rhs = model.apply_mass(v_half) - 0.5 * h * g;
     m_kick_solver->solve(rhs, v1);
     ++stats.solves;
   }

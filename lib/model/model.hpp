@@ -86,7 +86,14 @@ class Model {
   void damping_matrix(const SpMat& current_stiffness, SpMat& D) const;
 
   /// 1/2 v^T M v over the free DOFs (what integrators conserve).
-  double kinetic_energy(const VecX& v) const { return 0.5 * v.dot(m_mass * v); }
+  /// True when M is the row-sum lumped (diagonal) mass: then M = diag(lumped_mass()).
+  bool mass_is_lumped() const { return m_lumped; }
+  /// M x over free DOFs; a diagonal scaling when the mass is lumped (M is stored in the full
+  /// system pattern, where a sparse product would walk ~80 stored zeros per row).
+  VecX apply_mass(const VecX& x) const {
+    return m_lumped ? VecX(m_lumped_free.cwiseProduct(x)) : VecX(m_mass * x);
+  }
+  double kinetic_energy(const VecX& v) const { return 0.5 * v.dot(apply_mass(v)); }
   /// Kinetic energy of the prescribed motion of the constrained DOFs, with their lumped masses
   /// (consistent-mass couplings between free and constrained DOFs are left out).
   double constrained_kinetic_energy() const;
