@@ -32,20 +32,11 @@ THESIS_BFGS = [59, 100, 205, 614, 1199, 1510]
 
 
 def scene(k):
-    return {
-        "name": "chen_table21_chain",
-        "time": {"dt": 0.1, "steps": 20},
-        "objects": [{
-            "name": "chain",
-            "mesh": {"rope": {"particles": 5, "length": 1.0},
-                     "transform": {"rotate": {"axis": [0, 0, 1], "angle_deg": 90}}},
-            "material": {"model": "mass_spring", "stiffness": k, "particle_mass": 1.0},
-            "dirichlet": [{"select": {"vertices": [0]}}],
-        }],
-        "integrator": {"type": "be",
-                       "newton": {"tolerance": 1e-6, "line_search": False, "step_halving": True}},
-        "output": {"frames": []},
-    }
+    """scenes/chen_table21_chain.json with spring constant k."""
+    with open(os.path.join(ROOT, "scenes", "chen_table21_chain.json")) as f:
+        s = json.load(f)
+    s["objects"][0]["material"]["stiffness"] = k
+    return s
 
 
 def run(simrun, k, work):
