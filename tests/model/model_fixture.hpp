@@ -20,7 +20,8 @@ struct BoxModel {
 /// A box of linear material with the given fixed vertices; density rho, E = 1e6, nu = 0.3.
 inline BoxModel make_box_model(const Vec3& size, const Eigen::Vector3i& cells, int split,
                                bool lumped, const std::vector<int>& fixed, double rho = 1000.0,
-                               const Vec3& gravity = Vec3::Zero()) {
+                               const Vec3& gravity = Vec3::Zero(),
+                               RayleighDamping damping = RayleighDamping{}) {
   BoxModel b;
   b.mesh = make_box(size, cells, split);
   b.elements = precompute_tet_elements(b.mesh.vertices, b.mesh.tets);
@@ -39,8 +40,7 @@ inline BoxModel make_box_model(const Vec3& size, const Eigen::Vector3i& cells, i
   }();
   terms.push_back(std::make_unique<GravityEnergy>(gravity, lumped_mass, VecX(as_flat(b.mesh.vertices))));
   b.model = std::make_unique<Model>(b.mesh.vertices, b.elements, density, lumped,
-                                    DofMap(b.mesh.num_vertices(), fixed), std::move(terms),
-                                    RayleighDamping{});
+                                    DofMap(b.mesh.num_vertices(), fixed), std::move(terms), damping);
   return b;
 }
 
