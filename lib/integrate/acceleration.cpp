@@ -18,10 +18,7 @@ Status AccelerationSolver::refresh(const Model& model, StepStats& stats) {
 }
 
 const SpMat& AccelerationSolver::damping(const Model& model, const VecX& q) {
-  if (!model.damping().stiffness_at_rest && model.damping().stiffness != 0.0) {
-    model.stiffness(q, m_K, /*project_psd=*/false);
-  }
-  model.damping_matrix(m_K, m_D);
+  model.damping_matrix_at(q, /*project_psd=*/false, m_K, m_D);
   return m_D;
 }
 

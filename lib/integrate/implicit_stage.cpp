@@ -94,12 +94,9 @@ ImplicitStageSolver::ImplicitStageSolver(const IntegratorSettings& settings)
 void ImplicitStageSolver::begin_step(const Model& model, const VecX& q) {
   m_factor_valid = false;
   if (!model.has_damping()) return;
-  if (!model.damping().stiffness_at_rest && model.damping().stiffness != 0.0) {
-    // Projected like the Newton Hessian: an indefinite K(q_n) in D would make Phi's damping
-    // term unbounded below and Newton directions no longer descent directions.
-    model.stiffness(q, m_K, m_settings.project_psd);
-  }
-  model.damping_matrix(m_K, m_D);
+  // K(q_n) for "current" damping is projected like the Newton Hessian: an indefinite D would make
+  // Phi's damping term unbounded below and Newton directions no longer descent directions.
+  model.damping_matrix_at(q, m_settings.project_psd, m_K, m_D);
 }
 
 namespace {

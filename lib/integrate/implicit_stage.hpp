@@ -28,7 +28,6 @@ class ImplicitStageSolver {
   /// Freezes D for the step starting at q (rest stiffness, or K(q) for "current" damping) and
   /// forgets any factorization kept for reuse.
   void begin_step(const Model& model, const VecX& q);
-  const SpMat& damping() const { return m_D; }
 
   /// Full (projected) Newton on Phi from the guess x (overwritten). Converged when the stage's
   /// velocity residual tau |M_lumped^-1 grad Phi| <= tolerance (thesis Ch. 4 residual, the

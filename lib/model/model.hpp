@@ -84,6 +84,14 @@ class Model {
   }
   /// D = alpha M + beta K, with K = current_stiffness unless damping uses the rest stiffness.
   void damping_matrix(const SpMat& current_stiffness, SpMat& D) const;
+  /// D at q: assembles K(q) into `stiffness_work` only when the damping uses the current
+  /// stiffness (projected if asked), then damping_matrix().
+  void damping_matrix_at(const VecX& q, bool project_psd, SpMat& stiffness_work, SpMat& D) const {
+    if (!m_damping.stiffness_at_rest && m_damping.stiffness != 0.0) {
+      stiffness(q, stiffness_work, project_psd);
+    }
+    damping_matrix(stiffness_work, D);
+  }
 
   /// 1/2 v^T M v over the free DOFs (what integrators conserve).
   /// True when M is the row-sum lumped (diagonal) mass: then M = diag(lumped_mass()).

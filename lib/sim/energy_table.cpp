@@ -25,30 +25,25 @@ std::vector<std::pair<std::string, double>> grouped(const Model& model, const Ve
 EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q,
                          const VecX& v) {
   std::vector<std::string> columns = {"step", "t"};
-  for (const auto& entry : grouped(model, q, v)) {
-    m_names.push_back(entry.first);
-    columns.push_back(entry.first);
-  }
+  for (const auto& entry : grouped(model, q, v)) columns.push_back(entry.first);
   columns.push_back("total");
   m_csv = std::make_unique<CsvWriter>(path, columns);
 }
 
-double EnergyTable::total(const Model& model, const VecX& q, const VecX& v) {
-  double sum = 0.0;
-  for (const auto& entry : model.energies(q, v)) sum += entry.second;
-  return sum;
+EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v) {
+  EnergyRow row;
+  for (const auto& entry : grouped(model, q, v)) {
+    row.values.push_back(entry.second);
+    row.total += entry.second;
+  }
+  return row;
 }
 
-double EnergyTable::write(int step, double t, const Model& model, const VecX& q, const VecX& v) {
+void EnergyTable::write(int step, double t, const EnergyRow& energies) {
   std::vector<double> row = {static_cast<double>(step), t};
-  double sum = 0.0;
-  for (const auto& entry : grouped(model, q, v)) {
-    row.push_back(entry.second);
-    sum += entry.second;
-  }
-  row.push_back(sum);
+  row.insert(row.end(), energies.values.begin(), energies.values.end());
+  row.push_back(energies.total);
   m_csv->row(row);
-  return sum;
 }
 
 }  // namespace simrun

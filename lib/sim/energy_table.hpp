@@ -11,16 +11,22 @@
 
 namespace simrun {
 
+/// The energies of one state, summed by name in column order, and their total.
+struct EnergyRow {
+  std::vector<double> values;
+  double total = 0.0;
+};
+
 class EnergyTable {
  public:
+  /// Writes the header, with the energy columns the model reports at (q, v).
   EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q, const VecX& v);
-  /// Appends a row and returns the total energy.
-  double write(int step, double t, const Model& model, const VecX& q, const VecX& v);
-  /// Total energy without writing.
-  static double total(const Model& model, const VecX& q, const VecX& v);
+  /// Evaluates the energies once (the step loop tests the total before writing the row).
+  static EnergyRow measure(const Model& model, const VecX& q, const VecX& v);
+  /// Appends the row of `step`.
+  void write(int step, double t, const EnergyRow& energies);
 
  private:
-  std::vector<std::string> m_names;  ///< energy columns after step,t (without total)
   std::unique_ptr<CsvWriter> m_csv;
 };
 

@@ -29,8 +29,6 @@ double energy_scale(const Model& model, const State& s) {
   return std::max({scale, g.cwiseAbs().sum() * diagonal, 1e-12});
 }
 
-VecX full_velocities(const Model& model, const VecX& v) { return model.full_velocities(v); }
-
 }  // namespace
 
 void Simulation::set_dirichlet_schedule(DirichletSchedule schedule, IntegratorFactory remake) {
@@ -69,9 +67,11 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
                   {"step", "t", "wall_s", "newton_iters", "line_search_steps", "factorizations",
                    "solves", "ldlt_fallbacks", "residual"});
   FrameWriter frames(settings.out_dir, settings.write_vtu, settings.write_surface);
-  const double total0 = energy.write(0, m_state.t, model, m_state.q, m_state.v);
+  const EnergyRow energy0 = EnergyTable::measure(model, m_state.q, m_state.v);
+  energy.write(0, m_state.t, energy0);
+  const double total0 = energy0.total;
   frames.write(0, m_state.t, m_frames, model.full_positions(m_state.q),
-               full_velocities(model, m_state.v));
+               model.full_velocities(m_state.v));
   result.seconds_output += output_timer.seconds();
   double scale = energy_scale(model, m_state);
   if (m_has_schedule) {
@@ -109,7 +109,8 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
     }
     // Check before writing: the files keep only good steps.
     const bool finite = m_state.q.allFinite() && m_state.v.allFinite();
-    const double total = finite ? EnergyTable::total(model, m_state.q, m_state.v) : NAN;
+    const EnergyRow energies = finite ? EnergyTable::measure(model, m_state.q, m_state.v) : EnergyRow{};
+    const double total = finite ? energies.total : NAN;
     bool blown = !std::isfinite(total);
     if (!blown && total - total0 > settings.blowup_factor * scale) {
       // Moving boundaries and varying loads do work on the body, so with them a steady rise is
@@ -140,11 +141,11 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
                static_cast<double>(step_stats.line_search_steps),
                static_cast<double>(step_stats.factorizations), static_cast<double>(step_stats.solves),
                static_cast<double>(step_stats.ldlt_fallbacks), step_stats.residual});
-    energy.write(step, m_state.t, model, m_state.q, m_state.v);
+    energy.write(step, m_state.t, energies);
     result.steps_done = step;
     if (step % settings.output_every == 0 || step == settings.steps) {
       frames.write(step, m_state.t, m_frames, model.full_positions(m_state.q),
-                   full_velocities(model, m_state.v));
+                   model.full_velocities(m_state.v));
     }
     result.seconds_output += output_timer.seconds();
     if (on_step) on_step(step);
