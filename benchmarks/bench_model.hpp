@@ -50,9 +50,9 @@ inline std::unique_ptr<ElasticEnergy> make_elastic(const Bar& b) {
 }
 
 /// The bar fixed at its -x end: lumped mass, Rayleigh damping beta (stiffness at rest).
-inline std::unique_ptr<Model> make_bar_model(const Bar& b, double beta,
-                                             std::shared_ptr<const Material> material =
-                                                 std::make_shared<LinearElastic>()) {
+inline std::unique_ptr<Model> make_bar_model(
+    const Bar& b, double beta,
+    std::shared_ptr<const Material> material = std::make_shared<LinearElastic>()) {
   std::vector<std::unique_ptr<EnergyTerm>> terms;
   terms.push_back(make_elastic(b, std::move(material)));
   const VecX density = VecX::Constant(b.mesh.num_tets(), kDensity);

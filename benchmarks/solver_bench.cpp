@@ -173,7 +173,13 @@ BENCHMARK(BM_CholmodSolve)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTim
 BENCHMARK(BM_ModelGradient)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK(BM_SpMV)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK(BM_SiStep)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_SiStepNeoHookean)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_SiStepNeoHookean)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(1.0);
 BENCHMARK(BM_Modes10)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 }  // namespace simrun::bench

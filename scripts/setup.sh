@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git clang-format
   libeigen3-dev libsuitesparse-dev libspectra-dev nlohmann-json3-dev libtet1.5-dev
   libopenblas0-pthread
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev

@@ -66,7 +66,8 @@ int run_command(const CommonOptions& options, int steps_override) {
 
   std::unique_ptr<ProgressReporter> progress;
   if (!options.quiet) {
-    progress = std::make_unique<ProgressReporter>(std::cerr, settings.steps, stream_is_terminal(stderr));
+    progress =
+        std::make_unique<ProgressReporter>(std::cerr, settings.steps, stream_is_terminal(stderr));
   }
   RunResult result;
   try {
@@ -103,15 +104,16 @@ int run_command(const CommonOptions& options, int steps_override) {
       << result.frames_written << " frames, " << setup_seconds + result.seconds_total << " s"
       << (result.message.empty() ? "" : "; " + result.message) << "\n";
   if (result.status != "finished") {
-    std::cerr << "simrun: " << result.status << ": " << result.message << "; outputs up to the last "
+    std::cerr << "simrun: " << result.status << ": " << result.message
+              << "; outputs up to the last "
               << "good step are in " << settings.out_dir.string() << "\n";
     return kExitDiverged;
   }
   if (!options.quiet) {
     std::cerr << "simrun: finished " << result.steps_done << " steps in "
               << setup_seconds + result.seconds_total << " s; wrote " << settings.out_dir.string()
-              << " (run.json, energy.csv, stats.csv"
-              << (settings.write_vtu ? ", frames.pvd" : "") << ")\n";
+              << " (run.json, energy.csv, stats.csv" << (settings.write_vtu ? ", frames.pvd" : "")
+              << ")\n";
   }
   return kExitFinished;
 }
@@ -120,9 +122,9 @@ int modes_command(const CommonOptions& options, int count) {
   const SceneConfig scene = load(options);
   BuiltModel built = build_model(scene);
   print_notes(options, built.notes);
-  require(count <= built.model->num_free(),
-          "modes: -n " + std::to_string(count) + " exceeds the " +
-              std::to_string(built.model->num_free()) + " free DOFs of the scene");
+  require(count <= built.model->num_free(), "modes: -n " + std::to_string(count) + " exceeds the " +
+                                                std::to_string(built.model->num_free()) +
+                                                " free DOFs of the scene");
   const GeneralizedEigenResult modes = rest_modes(*built.model, count);
   if (modes.status != Status::kSuccess) {
     std::cerr << "simrun: modes: eigensolver " << to_string(modes.status) << "\n";

@@ -20,7 +20,9 @@ std::string joined_command_line(int argc, char** argv) {
 }
 
 void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
-  command->add_option("scene", options.scene, "Scene file (JSON)")->required()->check(CLI::ExistingFile);
+  command->add_option("scene", options.scene, "Scene file (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("--set", options.overrides,
                       "Override a scene value before validation: /json/pointer=VALUE "
                       "(VALUE is JSON, or a bare word for a string)");
@@ -31,8 +33,8 @@ void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
 int main(int argc, char** argv) {
   using namespace simrun::app;
   CLI::App app{"simrun: batch simulator for stiff elastodynamics driven by JSON scenes"};
-  app.set_version_flag("--version", std::string("simrun ") + simrun::kVersion + " (" +
-                                        simrun::kGitHash + ")");
+  app.set_version_flag("--version",
+                       std::string("simrun ") + simrun::kVersion + " (" + simrun::kGitHash + ")");
   app.require_subcommand(1);
 
   CommonOptions options;
@@ -43,7 +45,8 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "Simulate a scene and write its output folder");
   add_scene_options(run, options);
   run->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
-  run->add_option("--steps", steps, "Number of steps (overrides time.steps)")->check(CLI::NonNegativeNumber);
+  run->add_option("--steps", steps, "Number of steps (overrides time.steps)")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
       ->check(CLI::PositiveNumber);
   run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
@@ -55,7 +58,8 @@ int main(int argc, char** argv) {
   add_scene_options(modes_cmd, options);
   modes_cmd->add_option("-n,--count", modes, "Number of modes")->check(CLI::PositiveNumber);
   modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
-  modes_cmd->add_option("--threads", options.threads, "Threads for assembly")->check(CLI::PositiveNumber);
+  modes_cmd->add_option("--threads", options.threads, "Threads for assembly")
+      ->check(CLI::PositiveNumber);
   modes_cmd->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
 
   CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");
@@ -64,7 +68,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string> commands = {"run", "validate", "modes", "schema"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
-    std::cerr << "error: unknown command '" << argv[1] << "' (expected run, validate, modes or schema)";
+    std::cerr << "error: unknown command '" << argv[1]
+              << "' (expected run, validate, modes or schema)";
     if (auto near = simrun::nearest_name(argv[1], commands); !near.empty()) {
       std::cerr << "; did you mean '" << near << "'?";
     }

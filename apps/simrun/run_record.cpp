@@ -10,7 +10,8 @@ void write_run_record(const std::filesystem::path& out_dir, const nlohmann::json
   write_file_atomically(out_dir / "run.json", record.dump(2) + "\n");
 }
 
-nlohmann::json base_run_record(const nlohmann::json& normalized_scene, const std::string& command_line) {
+nlohmann::json base_run_record(const nlohmann::json& normalized_scene,
+                               const std::string& command_line) {
   nlohmann::json record;
   record["simrun"] = {{"version", kVersion}, {"git", kGitHash}};
   record["command_line"] = command_line;

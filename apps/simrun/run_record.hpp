@@ -1,9 +1,8 @@
 #pragma once
 /// run.json: normalized scene, version, command line, threads, status, timings and counts.
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace simrun::app {
 
@@ -11,6 +10,7 @@ namespace simrun::app {
 void write_run_record(const std::filesystem::path& out_dir, const nlohmann::json& record);
 
 /// The fields every run.json starts with (scene, simrun version, command line, threads).
-nlohmann::json base_run_record(const nlohmann::json& normalized_scene, const std::string& command_line);
+nlohmann::json base_run_record(const nlohmann::json& normalized_scene,
+                               const std::string& command_line);
 
 }  // namespace simrun::app

@@ -12,9 +12,12 @@ enum class Status {
 
 inline std::string_view to_string(Status s) {
   switch (s) {
-    case Status::kSuccess: return "success";
-    case Status::kNotConverging: return "not_converging";
-    case Status::kNumericalIssue: return "numerical_issue";
+    case Status::kSuccess:
+      return "success";
+    case Status::kNotConverging:
+      return "not_converging";
+    case Status::kNumericalIssue:
+      return "numerical_issue";
   }
   return "unknown";
 }

@@ -10,8 +10,8 @@ namespace simrun {
 
 struct ElementColoring {
   int num_elements = 0;
-  int block_size = 1;                     ///< block b holds elements [b*size, (b+1)*size)
-  std::vector<std::vector<int>> colors;   ///< block indices per color, vertex-disjoint blocks
+  int block_size = 1;                    ///< block b holds elements [b*size, (b+1)*size)
+  std::vector<std::vector<int>> colors;  ///< block indices per color, vertex-disjoint blocks
 
   int block_begin(int block) const { return block * block_size; }
   int block_end(int block) const { return std::min(num_elements, (block + 1) * block_size); }

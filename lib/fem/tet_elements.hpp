@@ -13,9 +13,9 @@ using TetGradients = Eigen::Matrix<double, 4, 3>;
 
 struct TetElements {
   MatX4i tets;
-  VecX volume;                        ///< rest volumes [m^3], positive
-  std::vector<TetGradients> grad;     ///< grad N_a per element (rows a = 0..3) [1/m]
-  std::vector<Mat3> dm_inverse;       ///< Dm^{-1} per element
+  VecX volume;                     ///< rest volumes [m^3], positive
+  std::vector<TetGradients> grad;  ///< grad N_a per element (rows a = 0..3) [1/m]
+  std::vector<Mat3> dm_inverse;    ///< Dm^{-1} per element
 
   int size() const { return static_cast<int>(tets.rows()); }
 };

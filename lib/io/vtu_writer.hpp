@@ -3,8 +3,8 @@
 /// meshio. Arrays are inline binary: each DataArray holds base64(UInt64 byte count + raw
 /// little/big-endian data as the machine stores it), the layout VTK reads with
 /// header_type="UInt64" and no compressor (VTK file format docs, "XML File Formats", binary data).
-#include <filesystem>
 #include <array>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,9 +32,10 @@ struct VtuFields {
   std::optional<double> time;
 };
 
-/// The complete .vtu document for tets (type 10, VTK_TETRA) and fields.lines (type 3) over `positions` (usually the
-/// deformed positions x). Throws std::invalid_argument when an array's length does not match
-/// the number of points or cells, or when a tet refers to a vertex outside `positions`.
+/// The complete .vtu document for tets (type 10, VTK_TETRA) and fields.lines (type 3) over
+/// `positions` (usually the deformed positions x). Throws std::invalid_argument when an array's
+/// length does not match the number of points or cells, or when a tet refers to a vertex outside
+/// `positions`.
 std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields = {});
 
 /// Writes vtu_document(...) to `path` atomically (see write_file_atomically): InputError naming

@@ -76,7 +76,8 @@ std::vector<int> select_tets(const TetMesh& mesh, const Selection& s) {
   std::vector<int> out;
   if (s.kind == Selection::Kind::kRegion) {
     for (int t = 0; t < mesh.num_tets(); ++t)
-      if (t < static_cast<int>(mesh.regions.size()) && mesh.regions[t] == s.region) out.push_back(t);
+      if (t < static_cast<int>(mesh.regions.size()) && mesh.regions[t] == s.region)
+        out.push_back(t);
     return out;
   }
   if (s.kind == Selection::Kind::kVertices || s.kind == Selection::Kind::kSide) {

@@ -7,7 +7,8 @@
 namespace simrun {
 
 TetMesh make_rope(int particles, double length) {
-  require(particles >= 2, "rope: expected at least 2 particles, found " + std::to_string(particles));
+  require(particles >= 2,
+          "rope: expected at least 2 particles, found " + std::to_string(particles));
   require(length > 0.0, "rope: expected a positive length, found " + std::to_string(length));
   TetMesh mesh;
   mesh.vertices = MatX3::Zero(particles, 3);

@@ -28,7 +28,8 @@ void ElasticEnergy::add_gradient(const VecX& x, VecX& g) const {
     const Mat3 F = deformation_gradient(m_elements, e, x);
     const Mat3 P = m_material->first_piola(F, m_parameters[e]);
     // Column a of V P G^T is dE/dx_a.
-    const Eigen::Matrix<double, 3, 4> ga = m_elements.volume[e] * P * m_elements.grad[e].transpose();
+    const Eigen::Matrix<double, 3, 4> ga =
+        m_elements.volume[e] * P * m_elements.grad[e].transpose();
     for (int a = 0; a < 4; ++a) g.segment<3>(3 * m_elements.tets(e, a)) += ga.col(a);
   });
 }

@@ -115,7 +115,8 @@ void Model::damping_matrix(const SpMat& current_stiffness, SpMat& D) const {
   const Eigen::Index nnz = m_pattern.nonZeros();
   Eigen::Map<VecX> d(D.valuePtr(), nnz);
   d = m_damping.mass * Eigen::Map<const VecX>(m_mass.valuePtr(), nnz);
-  if (m_damping.stiffness != 0.0) d += m_damping.stiffness * Eigen::Map<const VecX>(K.valuePtr(), nnz);
+  if (m_damping.stiffness != 0.0)
+    d += m_damping.stiffness * Eigen::Map<const VecX>(K.valuePtr(), nnz);
 }
 
 std::vector<std::pair<std::string, double>> Model::energies(const VecX& q, const VecX& v) const {

@@ -118,9 +118,9 @@ class Model {
   TetElements m_elements;       ///< kept to rebuild the pattern and mass on a release
   VecX m_density;
   bool m_lumped = true;
-  VecX m_lumped_full;           ///< lumped mass per full DOF [kg] (tets + point masses)
-  VecX m_point_mass;            ///< point masses per full DOF [kg] (zero without particles)
-  EdgeList m_edges;             ///< extra pattern stencils (springs)
+  VecX m_lumped_full;  ///< lumped mass per full DOF [kg] (tets + point masses)
+  VecX m_point_mass;   ///< point masses per full DOF [kg] (zero without particles)
+  EdgeList m_edges;    ///< extra pattern stencils (springs)
   DofMap m_dofs;
   std::vector<std::unique_ptr<EnergyTerm>> m_terms;
   RayleighDamping m_damping;

@@ -11,8 +11,8 @@
 #include "mesh/load_mesh.hpp"
 #include "mesh/spring_graph.hpp"
 #include "mesh/transform.hpp"
-#include "model/elastic_energy.hpp"
 #include "model/dirichlet_motion.hpp"
+#include "model/elastic_energy.hpp"
 #include "model/gravity_energy.hpp"
 #include "model/spring_energy.hpp"
 #include "model/wind_load.hpp"
@@ -90,10 +90,18 @@ struct ObjectPieces {
 PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, double dt) {
   PrescribedMotion p;
   switch (m.kind) {
-    case MotionConfig::Kind::kFixed: p.kind = PrescribedMotion::Kind::kFixed; break;
-    case MotionConfig::Kind::kTranslate: p.kind = PrescribedMotion::Kind::kTranslate; break;
-    case MotionConfig::Kind::kShake: p.kind = PrescribedMotion::Kind::kShake; break;
-    case MotionConfig::Kind::kTwist: p.kind = PrescribedMotion::Kind::kTwist; break;
+    case MotionConfig::Kind::kFixed:
+      p.kind = PrescribedMotion::Kind::kFixed;
+      break;
+    case MotionConfig::Kind::kTranslate:
+      p.kind = PrescribedMotion::Kind::kTranslate;
+      break;
+    case MotionConfig::Kind::kShake:
+      p.kind = PrescribedMotion::Kind::kShake;
+      break;
+    case MotionConfig::Kind::kTwist:
+      p.kind = PrescribedMotion::Kind::kTwist;
+      break;
   }
   p.velocity = m.velocity;
   p.direction = m.direction.normalized();
@@ -131,8 +139,10 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
   p.material_region.assign(n_tets, 0);
   for (size_t r = 0; r < object.regions.size(); ++r) {
     const RegionConfig& region = object.regions[r];
-    const std::string where = scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
-    const std::vector<int> tets = select_or_explain(where, [&] { return select_tets(p.mesh, region.select); });
+    const std::string where =
+        scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
+    const std::vector<int> tets =
+        select_or_explain(where, [&] { return select_tets(p.mesh, region.select); });
     require(!tets.empty(), where + ": selects no element of object '" + object.name + "'");
     for (int e : tets) {
       if (region.E) p.youngs[e] = *region.E;
@@ -142,7 +152,8 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
     }
   }
   for (size_t d = 0; d < object.dirichlet.size(); ++d) {
-    const std::string where = scene_file + ": " + object_pointer(index) + "/dirichlet/" + std::to_string(d) + "/select";
+    const std::string where =
+        scene_file + ": " + object_pointer(index) + "/dirichlet/" + std::to_string(d) + "/select";
     const std::vector<int> vertices = select_or_explain(
         where, [&] { return select_vertices(p.mesh, object.dirichlet[d].select); });
     require(!vertices.empty(), where + ": selects no vertex of object '" + object.name + "'");
@@ -150,7 +161,8 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
     p.groups.push_back({vertices, {}, object.dirichlet[d].release_step});
   }
   p.initial_positions = p.mesh.vertices;
-  for (const auto& scale : object.initial.axial_scales) apply_axial_scale(p.initial_positions, scale);
+  for (const auto& scale : object.initial.axial_scales)
+    apply_axial_scale(p.initial_positions, scale);
   if (object.initial.twist) apply_twist(p.initial_positions, *object.initial.twist);
   for (size_t d = 0; d < p.groups.size(); ++d) {
     MatX3 x0(p.groups[d].vertices.size(), 3);
@@ -206,7 +218,8 @@ BuiltModel build_model(const SceneConfig& scene) {
       spring_stiffness.push_back(material.stiffness);
       mesh.edges.push_back(springs.back());
     }
-    if (!p.mesh.edges.empty()) point_mass.segment(3 * v0, 3 * nv).setConstant(material.particle_mass);
+    if (!p.mesh.edges.empty())
+      point_mass.segment(3 * v0, 3 * nv).setConstant(material.particle_mass);
     for (DirichletGroup group : p.groups) {
       for (int& v : group.vertices) v += v0;
       groups.push_back(std::move(group));
@@ -229,7 +242,8 @@ BuiltModel build_model(const SceneConfig& scene) {
     try {
       material = make_material(scene.objects[i].material.model);
     } catch (const InputError& e) {
-      throw InputError(scene.source.string() + ": " + object_pointer(i) + "/material/model: " + e.what());
+      throw InputError(scene.source.string() + ": " + object_pointer(i) +
+                       "/material/model: " + e.what());
     }
     std::vector<LameParameters> lame;
     for (int e = tet_offset[i]; e < tet_offset[i + 1]; ++e) {
@@ -240,7 +254,9 @@ BuiltModel build_model(const SceneConfig& scene) {
   }
   if (!springs.empty()) {
     terms.push_back(std::make_unique<SpringEnergy>(
-        springs, Eigen::Map<const VecX>(spring_stiffness.data(), static_cast<Eigen::Index>(spring_stiffness.size())),
+        springs,
+        Eigen::Map<const VecX>(spring_stiffness.data(),
+                               static_cast<Eigen::Index>(spring_stiffness.size())),
         VecX(as_flat(mesh.vertices))));
   }
   VecX weighed_mass = nodal_mass;  // per-object gravity_scale
@@ -252,10 +268,10 @@ BuiltModel build_model(const SceneConfig& scene) {
       std::make_unique<GravityEnergy>(scene.gravity, weighed_mass, VecX(as_flat(mesh.vertices))));
   if (scene.wind) {
     const WindConfig& w = *scene.wind;
-    const WindSettings settings{w.pressure,       w.direction, w.gust_amplitude, w.gust_frequency,
-                                w.sway_axis,      w.sway_angle_deg, w.sway_frequency};
-    terms.push_back(std::make_unique<WindLoad>(settings, VecX(as_flat(mesh.vertices)),
-                                               built.frames.surface));
+    const WindSettings settings{w.pressure,  w.direction,      w.gust_amplitude, w.gust_frequency,
+                                w.sway_axis, w.sway_angle_deg, w.sway_frequency};
+    terms.push_back(
+        std::make_unique<WindLoad>(settings, VecX(as_flat(mesh.vertices)), built.frames.surface));
     built.time_dependent_loads = w.gust_amplitude != 0.0 || w.sway_angle_deg != 0.0;
   }
   const DirichletSchedule schedule(groups, as_flat(initial_x));
@@ -267,9 +283,9 @@ BuiltModel build_model(const SceneConfig& scene) {
   DofMap dofs(n_vertices, fixed);
   require(dofs.num_free() > 0,
           "every vertex of the scene is constrained by 'dirichlet': nothing to simulate");
-  built.model = std::make_unique<Model>(mesh.vertices, elements, density, scene.lumped_mass,
-                                        point_mass, springs, std::move(dofs), std::move(terms),
-                                        damping);
+  built.model =
+      std::make_unique<Model>(mesh.vertices, elements, density, scene.lumped_mass, point_mass,
+                              springs, std::move(dofs), std::move(terms), damping);
 
   // Initial state: positions (twist) and velocities per object.
   VecX x0 = as_flat(initial_x);
@@ -287,12 +303,11 @@ BuiltModel build_model(const SceneConfig& scene) {
   built.initial.v = built.model->restrict_vector(v_full);
   built.initial.t = 0.0;
   const int n_fixed = static_cast<int>(fixed.size());
-  built.notes.push_back("model: " + std::to_string(n_vertices) + " vertices, " +
-                        std::to_string(n_tets) + " tets, " +
-                        (springs.empty() ? std::string()
-                                         : std::to_string(springs.size()) + " springs, ") +
-                        std::to_string(built.model->num_free()) + " free DOFs, " +
-                        std::to_string(n_fixed) + " constrained vertices");
+  built.notes.push_back(
+      "model: " + std::to_string(n_vertices) + " vertices, " + std::to_string(n_tets) + " tets, " +
+      (springs.empty() ? std::string() : std::to_string(springs.size()) + " springs, ") +
+      std::to_string(built.model->num_free()) + " free DOFs, " + std::to_string(n_fixed) +
+      " constrained vertices");
   return built;
 }
 

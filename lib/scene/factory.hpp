@@ -19,7 +19,7 @@ struct BuiltModel {
   /// Moving or released Dirichlet groups (empty schedule when every constraint is fixed).
   std::optional<DirichletSchedule> schedule;
   bool time_dependent_loads = false;  ///< wind
-  std::vector<std::string> notes;  ///< things worth a log line (re-oriented tets, counts)
+  std::vector<std::string> notes;     ///< things worth a log line (re-oriented tets, counts)
 };
 
 /// Meshes, materials, constraints and initial state of every object, merged into one Model.

@@ -55,8 +55,8 @@ bool is_zero_vector(const json& v) {
 void require_nonzero(const json& parent, const char* key, const std::string& pointer,
                      const std::string& what, std::vector<SchemaViolation>& out) {
   if (parent.contains(key) && is_zero_vector(parent[key]))
-    out.push_back({pointer + "/" + key,
-                   "expected a non-zero " + what + ", found " + parent[key].dump()});
+    out.push_back(
+        {pointer + "/" + key, "expected a non-zero " + what + ", found " + parent[key].dump()});
 }
 
 void check_motion(const json& motion, const std::string& pointer,
@@ -102,15 +102,18 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
       const bool graph = mesh.contains("rope") || mesh.contains("cloth");
       const std::string model = object.at("material").at("model").get<std::string>();
       if (graph && model != "mass_spring")
-        out.push_back({at + "/material/model",
-                       "a rope or cloth mesh is a mass-spring graph: expected 'mass_spring', found '" +
-                           model + "'"});
+        out.push_back(
+            {at + "/material/model",
+             "a rope or cloth mesh is a mass-spring graph: expected 'mass_spring', found '" +
+                 model + "'"});
       if (!graph && model == "mass_spring")
-        out.push_back({at + "/material/model",
-                       "'mass_spring' needs a rope or cloth mesh (springs along graph edges), found "
-                       "a tetrahedral mesh"});
+        out.push_back(
+            {at + "/material/model",
+             "'mass_spring' needs a rope or cloth mesh (springs along graph edges), found "
+             "a tetrahedral mesh"});
       if (graph && object.at("material").contains("E_file"))
-        out.push_back({at + "/material/E_file", "a mass-spring object has no tetrahedra to assign E to"});
+        out.push_back(
+            {at + "/material/E_file", "a mass-spring object has no tetrahedra to assign E to"});
       if (graph && !object.at("regions").empty())
         out.push_back({at + "/regions", "a mass-spring object has no tetrahedra for regions"});
     }
@@ -134,7 +137,8 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
     for (std::size_t d = 0; d < dirichlet.size(); ++d) {
       const std::string dat = at + "/dirichlet/" + std::to_string(d);
       check_select(dirichlet[d].at("select"), dat + "/select", out);
-      if (dirichlet[d].contains("motion")) check_motion(dirichlet[d]["motion"], dat + "/motion", out);
+      if (dirichlet[d].contains("motion"))
+        check_motion(dirichlet[d]["motion"], dat + "/motion", out);
     }
   }
   return out;

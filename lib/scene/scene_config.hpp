@@ -2,11 +2,10 @@
 /// The scene as plain structs: what parse_scene() produces after strict validation with every
 /// default filled, and what the factory turns into a Simulation. No JSON beyond `normalized`.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/types.hpp"
 #include "mesh/selection.hpp"
@@ -20,7 +19,7 @@ struct TetgenOptions {
 };
 
 struct TransformConfig {
-  Vec3 scale = Vec3::Ones();      ///< applied first
+  Vec3 scale = Vec3::Ones();  ///< applied first
   Vec3 rotate_axis = Vec3::UnitZ();
   double rotate_deg = 0.0;        ///< then rotation about rotate_axis through the origin
   Vec3 translate = Vec3::Zero();  ///< then translation [m]
@@ -34,22 +33,22 @@ struct MeshConfig {
   Eigen::Vector2d cloth_size = Eigen::Vector2d::Ones();  ///< [m] along x, z
   Eigen::Vector2i cloth_particles = Eigen::Vector2i::Constant(2);
   bool cloth_shear = true;
-  Vec3 box_size = Vec3::Ones();                          ///< [m], min corner at the origin
+  Vec3 box_size = Vec3::Ones();  ///< [m], min corner at the origin
   Eigen::Vector3i box_cells = Eigen::Vector3i::Ones();
-  int box_split = 6;                                     ///< 5 or 6 tets per cube
-  std::filesystem::path file;                            ///< absolute (resolved against the scene)
+  int box_split = 6;           ///< 5 or 6 tets per cube
+  std::filesystem::path file;  ///< absolute (resolved against the scene)
   TetgenOptions tetgen;
   TransformConfig transform;
 };
 
 struct MaterialConfig {
   std::string model = "linear";
-  double E = 1e5;          ///< Young's modulus [Pa]
+  double E = 1e5;                ///< Young's modulus [Pa]
   std::filesystem::path E_file;  ///< optional per-element E field (absolute), replaces E
-  double nu = 0.3;         ///< Poisson's ratio
-  double density = 1000;   ///< [kg/m^3]
-  double stiffness = 100;     ///< mass_spring: spring constant [N/m]
-  double particle_mass = 0.1; ///< mass_spring: point mass per particle [kg]
+  double nu = 0.3;               ///< Poisson's ratio
+  double density = 1000;         ///< [kg/m^3]
+  double stiffness = 100;        ///< mass_spring: spring constant [N/m]
+  double particle_mass = 0.1;    ///< mass_spring: point mass per particle [kg]
 };
 
 /// Overrides material parameters on the tets selected by `select` (centroid inside).
@@ -62,14 +61,14 @@ struct RegionConfig {
 struct MotionConfig {
   enum class Kind { kFixed, kTranslate, kShake, kTwist };
   Kind kind = Kind::kFixed;
-  Vec3 velocity = Vec3::Zero();   ///< translate [m/s]
-  Vec3 direction = Vec3::UnitX(); ///< shake (normalized by the factory)
-  double amplitude = 0.0;         ///< shake [m]
-  double frequency = 0.0;         ///< shake [Hz]
-  Vec3 axis = Vec3::UnitX();      ///< twist (normalized by the factory)
-  std::optional<Vec3> point;      ///< twist axis point [m]; default: the selection's centroid
-  double angular_velocity = 0.0;  ///< twist [rad/s]
-  int steps = 0;                  ///< moves during the first `steps` steps, then held; 0 = always
+  Vec3 velocity = Vec3::Zero();    ///< translate [m/s]
+  Vec3 direction = Vec3::UnitX();  ///< shake (normalized by the factory)
+  double amplitude = 0.0;          ///< shake [m]
+  double frequency = 0.0;          ///< shake [Hz]
+  Vec3 axis = Vec3::UnitX();       ///< twist (normalized by the factory)
+  std::optional<Vec3> point;       ///< twist axis point [m]; default: the selection's centroid
+  double angular_velocity = 0.0;   ///< twist [rad/s]
+  int steps = 0;                   ///< moves during the first `steps` steps, then held; 0 = always
 };
 
 struct DirichletConfig {
@@ -80,13 +79,13 @@ struct DirichletConfig {
 
 /// Wind on the boundary faces (model/wind_load.hpp).
 struct WindConfig {
-  double pressure = 0.0;           ///< [Pa]
+  double pressure = 0.0;  ///< [Pa]
   Vec3 direction = Vec3::UnitX();
-  double gust_amplitude = 0.0;     ///< relative
-  double gust_frequency = 0.0;     ///< [Hz]
+  double gust_amplitude = 0.0;  ///< relative
+  double gust_frequency = 0.0;  ///< [Hz]
   Vec3 sway_axis = Vec3::UnitY();
   double sway_angle_deg = 0.0;
-  double sway_frequency = 0.0;     ///< [Hz]
+  double sway_frequency = 0.0;  ///< [Hz]
 };
 
 struct TwistConfig {
@@ -102,8 +101,8 @@ struct AxialScaleConfig {
 };
 
 struct InitialConfig {
-  Vec3 velocity = Vec3::Zero();          ///< [m/s]
-  Vec3 angular_velocity = Vec3::Zero();  ///< [rad/s] about the center of mass
+  Vec3 velocity = Vec3::Zero();                ///< [m/s]
+  Vec3 angular_velocity = Vec3::Zero();        ///< [rad/s] about the center of mass
   std::vector<AxialScaleConfig> axial_scales;  ///< stretch, then compress
   std::optional<TwistConfig> twist;
 };
@@ -149,7 +148,7 @@ struct OutputConfig {
   std::filesystem::path dir = "out";  ///< absolute after parsing (relative to the scene file)
   int every = 1;                      ///< write a frame every N steps
   std::vector<std::string> frames = {"vtu"};
-  bool surface = false;               ///< also write surface/*.obj
+  bool surface = false;  ///< also write surface/*.obj
 };
 
 struct SceneConfig {
@@ -157,16 +156,16 @@ struct SceneConfig {
   int format = 1;
   TimeConfig time;
   std::vector<ObjectConfig> objects;
-  Vec3 gravity = Vec3(0, -9.81, 0);   ///< [m/s^2]
+  Vec3 gravity = Vec3(0, -9.81, 0);  ///< [m/s^2]
   std::optional<WindConfig> wind;
-  bool lumped_mass = true;            ///< "mass": "lumped" | "consistent"
+  bool lumped_mass = true;  ///< "mass": "lumped" | "consistent"
   DampingConfig damping;
   IntegratorConfig integrator;
   OutputConfig output;
-  int threads = 0;                    ///< 0 = OpenMP default
+  int threads = 0;  ///< 0 = OpenMP default
 
-  std::filesystem::path source;       ///< the scene file
-  nlohmann::json normalized;          ///< the validated scene with every default filled
+  std::filesystem::path source;  ///< the scene file
+  nlohmann::json normalized;     ///< the validated scene with every default filled
 };
 
 }  // namespace simrun

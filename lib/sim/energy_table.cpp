@@ -7,7 +7,8 @@ namespace simrun {
 namespace {
 
 /// Energies summed by name in first-seen order.
-std::vector<std::pair<std::string, double>> grouped(const Model& model, const VecX& q, const VecX& v) {
+std::vector<std::pair<std::string, double>> grouped(const Model& model, const VecX& q,
+                                                    const VecX& v) {
   std::vector<std::pair<std::string, double>> out;
   for (const auto& [name, value] : model.energies(q, v)) {
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });

@@ -51,7 +51,8 @@ void FrameWriter::write(int step, double t, const FrameData& frames, const VecX&
       fields.lines = &frames.mesh.edges;
     }
     fields.cell_scalars = {{"E", &youngs}};
-    if (!frames.mesh.regions.empty() || n_lines > 0) fields.cell_ints.push_back({"region", &regions});
+    if (!frames.mesh.regions.empty() || n_lines > 0)
+      fields.cell_ints.push_back({"region", &regions});
     if (!frames.material_region.empty() || n_lines > 0) {
       fields.cell_ints.push_back({"material_region", &material_region});
     }

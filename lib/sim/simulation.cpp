@@ -109,7 +109,8 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
     }
     // Check before writing: the files keep only good steps.
     const bool finite = m_state.q.allFinite() && m_state.v.allFinite();
-    const EnergyRow energies = finite ? EnergyTable::measure(model, m_state.q, m_state.v) : EnergyRow{};
+    const EnergyRow energies =
+        finite ? EnergyTable::measure(model, m_state.q, m_state.v) : EnergyRow{};
     const double total = finite ? energies.total : NAN;
     bool blown = !std::isfinite(total);
     if (!blown && total - total0 > settings.blowup_factor * scale) {
@@ -128,10 +129,9 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
     if (blown) {
       result.status = "diverged";
       result.message = "step " + std::to_string(step) + ": " +
-                       (std::isfinite(total)
-                            ? "energy blow-up (total " + std::to_string(total) + " J from " +
-                                  std::to_string(total0) + " J)"
-                            : std::string("non-finite state")) +
+                       (std::isfinite(total) ? "energy blow-up (total " + std::to_string(total) +
+                                                   " J from " + std::to_string(total0) + " J)"
+                                             : std::string("non-finite state")) +
                        " (last good step " + std::to_string(step - 1) + ")";
       break;
     }
@@ -139,7 +139,8 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
     stats.row({static_cast<double>(step), m_state.t, step_seconds,
                static_cast<double>(step_stats.newton_iterations),
                static_cast<double>(step_stats.line_search_steps),
-               static_cast<double>(step_stats.factorizations), static_cast<double>(step_stats.solves),
+               static_cast<double>(step_stats.factorizations),
+               static_cast<double>(step_stats.solves),
                static_cast<double>(step_stats.ldlt_fallbacks), step_stats.residual});
     energy.write(step, m_state.t, energies);
     result.steps_done = step;

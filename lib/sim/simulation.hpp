@@ -16,10 +16,10 @@ namespace simrun {
 
 /// What the frames show besides the motion.
 struct FrameData {
-  TetMesh mesh;      ///< all objects' tets over the global vertex numbering (rest positions)
-  VecX youngs;       ///< per-tet Young's modulus [Pa] (cell data "E")
+  TetMesh mesh;  ///< all objects' tets over the global vertex numbering (rest positions)
+  VecX youngs;   ///< per-tet Young's modulus [Pa] (cell data "E")
   std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
-  MatX3i surface;    ///< boundary triangles (for surface/*.obj)
+  MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
 };
 
 struct RunSettings {
@@ -36,7 +36,7 @@ struct RunSettings {
 
 struct RunResult {
   std::string status = "finished";  ///< "finished" | "diverged" | "failed"
-  std::string message;               ///< why it stopped early
+  std::string message;              ///< why it stopped early
   int steps_done = 0;
   double seconds_total = 0.0, seconds_stepping = 0.0, seconds_output = 0.0;
   int frames_written = 0;

@@ -18,14 +18,16 @@ namespace fs = std::filesystem;
 
 /// Runs `simrun run SCENE -o OUT extra...` and checks the bad-input contract: exit code 1, every
 /// string of `expected` in the output, no stack trace or "internal error", OUT not created.
-Result expect_bad_input(const TempDir& tmp, const fs::path& scene, const std::vector<std::string>& expected,
+Result expect_bad_input(const TempDir& tmp, const fs::path& scene,
+                        const std::vector<std::string>& expected,
                         const std::vector<std::string>& extra = {}) {
   const fs::path out = tmp / "out_must_not_exist";
   std::vector<std::string> args = {"run", scene.string(), "-o", out.string(), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const Result r = cli::run(args);
   EXPECT_EQ(r.code, 1) << r.describe();
-  for (const auto& s : expected) EXPECT_NE(r.all().find(s), std::string::npos) << "missing '" << s << "' in\n" << r.describe();
+  for (const auto& s : expected)
+    EXPECT_NE(r.all().find(s), std::string::npos) << "missing '" << s << "' in\n" << r.describe();
   EXPECT_EQ(r.all().find("internal error"), std::string::npos) << r.describe();
   EXPECT_FALSE(fs::exists(out)) << "bad input must not create the output folder " << out;
   return r;
@@ -52,7 +54,8 @@ TEST(BadInput, UnknownKeyNamesPointerAndSuggestion) {
   s["objects"][0]["materal"] = s["objects"][0]["material"];
   s["objects"][0].erase("material");
   const auto scene = tmp.write("unknown.json", s);
-  expect_bad_input(tmp, scene, {"unknown.json", "/objects/0/materal", "did you mean", "'material'"});
+  expect_bad_input(tmp, scene,
+                   {"unknown.json", "/objects/0/materal", "did you mean", "'material'"});
 }
 
 TEST(BadInput, UnknownTopLevelKey) {
@@ -128,7 +131,8 @@ TEST(BadInput, InvertedTetsAreReorientedAndReported) {
 
 TEST(BadInput, DegenerateTetNamesFileAndElementIndex) {
   TempDir tmp;
-  const auto scene = tmp.write("degenerate.json", cli::file_scene(cli::data_mesh("degenerate.node")));
+  const auto scene =
+      tmp.write("degenerate.json", cli::file_scene(cli::data_mesh("degenerate.node")));
   // Tet 1 (0-based) of degenerate.ele is flat.
   expect_bad_input(tmp, scene, {"degenerate.ele", "tetrahedron 1", "degenerate"});
 }
@@ -190,20 +194,21 @@ TEST_P(ImpossibleParameter, IsRejectedWithPointerAndValue) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadInput, ImpossibleParameter,
-    ::testing::Values(ParameterCase{"nu_half", "/objects/0/material/nu", "0.5", "0.5"},
-                      ParameterCase{"nu_0_7", "/objects/0/material/nu", "0.7", "0.7"},
-                      ParameterCase{"nu_minus_one", "/objects/0/material/nu", "-1", "-1"},
-                      ParameterCase{"dt_zero", "/time/dt", "0", "0"},
-                      ParameterCase{"dt_negative", "/time/dt", "-1", "-1"},
-                      ParameterCase{"density_negative", "/objects/0/material/density", "-1000", "-1000"},
-                      ParameterCase{"E_zero", "/objects/0/material/E", "0", "0"},
-                      ParameterCase{"steps_negative", "/time/steps", "-1", "-1"},
-                      ParameterCase{"every_zero", "/output/every", "0", "0"},
-                      ParameterCase{"cells_zero", "/objects/0/mesh/box/cells/1", "0", "0"},
-                      ParameterCase{"integrator_typo", "/integrator/type", "\"bee\"", "did you mean 'be'"},
-                      ParameterCase{"material_typo", "/objects/0/material/model", "\"neohooken\"",
-                                    "did you mean 'neohookean'"},
-                      ParameterCase{"material_unknown", "/objects/0/material/model", "\"foo\"", "'foo'"}),
+    ::testing::Values(
+        ParameterCase{"nu_half", "/objects/0/material/nu", "0.5", "0.5"},
+        ParameterCase{"nu_0_7", "/objects/0/material/nu", "0.7", "0.7"},
+        ParameterCase{"nu_minus_one", "/objects/0/material/nu", "-1", "-1"},
+        ParameterCase{"dt_zero", "/time/dt", "0", "0"},
+        ParameterCase{"dt_negative", "/time/dt", "-1", "-1"},
+        ParameterCase{"density_negative", "/objects/0/material/density", "-1000", "-1000"},
+        ParameterCase{"E_zero", "/objects/0/material/E", "0", "0"},
+        ParameterCase{"steps_negative", "/time/steps", "-1", "-1"},
+        ParameterCase{"every_zero", "/output/every", "0", "0"},
+        ParameterCase{"cells_zero", "/objects/0/mesh/box/cells/1", "0", "0"},
+        ParameterCase{"integrator_typo", "/integrator/type", "\"bee\"", "did you mean 'be'"},
+        ParameterCase{"material_typo", "/objects/0/material/model", "\"neohooken\"",
+                      "did you mean 'neohookean'"},
+        ParameterCase{"material_unknown", "/objects/0/material/model", "\"foo\"", "'foo'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(BadInput, SetAppliesBeforeValidation) {
@@ -212,7 +217,8 @@ TEST(BadInput, SetAppliesBeforeValidation) {
   expect_bad_input(tmp, scene, {"/objects/0/material/nu", "0.5", "--set"},
                    {"--set", "/objects/0/material/nu=0.5"});
   expect_bad_input(tmp, scene, {"/time/dt", "--set"}, {"--set", "/time/dt=0"});
-  expect_bad_input(tmp, scene, {"/integrator/type", "did you mean 'si'"}, {"--set", "/integrator/type=sii"});
+  expect_bad_input(tmp, scene, {"/integrator/type", "did you mean 'si'"},
+                   {"--set", "/integrator/type=sii"});
 }
 
 TEST(BadInput, SetWithPointerToMissingArrayItem) {
@@ -254,7 +260,8 @@ TEST(BadInput, ZeroThreadsOption) {
 TEST(BadInput, DirichletSelectingNothingNamesItsPointer) {
   TempDir tmp;
   json s = cli::tiny_scene();
-  s["objects"][0]["dirichlet"][0]["select"] = json::parse(R"({"box": {"min": [5, 5, 5], "max": [6, 6, 6]}})");
+  s["objects"][0]["dirichlet"][0]["select"] =
+      json::parse(R"({"box": {"min": [5, 5, 5], "max": [6, 6, 6]}})");
   const auto scene = tmp.write("empty_dirichlet.json", s);
   expect_bad_input(tmp, scene, {"/objects/0/dirichlet/0", "selects no vertex"});
 }

@@ -26,7 +26,8 @@ Result run_unstable(const TempDir& tmp, bool moving_boundary, json& record) {
   }
   const auto scene = tmp.write("unstable.json", s);
   const auto out = tmp / "out";
-  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--threads", "1", "--quiet"});
+  const Result r =
+      cli::run({"run", scene.string(), "-o", out.string(), "--threads", "1", "--quiet"});
   record = cli::read_json(out / "run.json");
   return r;
 }
@@ -39,7 +40,8 @@ TEST(Blowup, ExplicitEulerBeyondItsLimitStopsAsEnergyBlowUp) {
     EXPECT_EQ(r.code, 2) << r.describe();
     EXPECT_EQ(record.at("status"), "diverged") << record.dump(2);
     const std::string message = record.value("message", "");
-    EXPECT_NE(message.find("energy blow-up"), std::string::npos) << "moving " << moving << ": " << message;
+    EXPECT_NE(message.find("energy blow-up"), std::string::npos)
+        << "moving " << moving << ": " << message;
     // Measured: caught at step 29 in both cases (the energy has grown ~1e9-fold by then).
     EXPECT_LT(record.at("/counts/steps_done"_json_pointer).get<int>(), 60) << "moving " << moving;
   }

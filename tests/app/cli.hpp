@@ -14,12 +14,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cli {
 
@@ -36,7 +35,8 @@ struct Result {
   std::string all() const { return out + err; }
   /// For failure messages: what the child printed.
   std::string describe() const {
-    return "exit code " + std::to_string(code) + "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
+    return "exit code " + std::to_string(code) + "\n--- stdout ---\n" + out + "--- stderr ---\n" +
+           err;
   }
 };
 
@@ -75,8 +75,10 @@ inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {}
     if (errno != EINTR) throw std::runtime_error("waitpid failed");
   }
   Result r;
-  if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) r.code = 128 + WTERMSIG(status);
+  if (WIFEXITED(status))
+    r.code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    r.code = 128 + WTERMSIG(status);
   r.out = read_stream(out);
   r.err = read_stream(err);
   std::fclose(out);
@@ -91,9 +93,8 @@ class TempDir {
   TempDir() {
     static std::atomic<int> counter{0};
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    m_path = fs::temp_directory_path() /
-             ("simrun_app_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
-              std::to_string(stamp));
+    m_path = fs::temp_directory_path() / ("simrun_app_test_" + std::to_string(getpid()) + "_" +
+                                          std::to_string(counter++) + "_" + std::to_string(stamp));
     fs::create_directories(m_path);
   }
   ~TempDir() {
@@ -156,7 +157,9 @@ inline std::vector<std::string> split(const std::string& line, char sep = ',') {
   return fields;
 }
 
-inline nlohmann::json read_json(const fs::path& file) { return nlohmann::json::parse(read_file(file)); }
+inline nlohmann::json read_json(const fs::path& file) {
+  return nlohmann::json::parse(read_file(file));
+}
 
 /// Number of regular files in `dir` whose name ends with `suffix` (0 when dir is missing).
 inline int count_files(const fs::path& dir, const std::string& suffix) {

@@ -94,13 +94,15 @@ TEST(Validate, QuickstartPrintsNormalizedSceneWithDefaults) {
   ASSERT_NO_THROW(scene = json::parse(r.out)) << r.out.substr(0, 500);
   const json schema = json::parse(cli::run({"schema"}).out);
   const json& newton_schema = schema["$defs"]["newton"]["properties"];
-  ASSERT_TRUE(scene.at("/integrator/newton/max_iterations"_json_pointer).is_number_integer()) << r.out;
+  ASSERT_TRUE(scene.at("/integrator/newton/max_iterations"_json_pointer).is_number_integer())
+      << r.out;
   // Keys quickstart.json leaves out are filled with the schema's defaults.
   const json file = cli::read_json(quickstart);
   if (!file["integrator"].contains("newton")) {
     EXPECT_EQ(scene.at("/integrator/newton/max_iterations"_json_pointer),
               newton_schema["max_iterations"]["default"]);
-    EXPECT_EQ(scene.at("/integrator/newton/tolerance"_json_pointer), newton_schema["tolerance"]["default"]);
+    EXPECT_EQ(scene.at("/integrator/newton/tolerance"_json_pointer),
+              newton_schema["tolerance"]["default"]);
     EXPECT_EQ(scene.at("/integrator/newton/line_search"_json_pointer),
               newton_schema["line_search"]["default"]);
   }
@@ -139,7 +141,8 @@ TEST(Validate, ExtendsMergesBaseScene) {
   json base = cli::tiny_scene();
   base["time"]["dt"] = 0.002;
   tmp.write("base/base.json", base);
-  const auto child = tmp.write("child.json", json{{"extends", "base/base.json"}, {"time", {{"steps", 7}}}});
+  const auto child =
+      tmp.write("child.json", json{{"extends", "base/base.json"}, {"time", {{"steps", 7}}}});
   const Result r = cli::run({"validate", child.string()});
   ASSERT_EQ(r.code, 0) << r.describe();
   const json s = json::parse(r.out);
@@ -186,7 +189,8 @@ TEST(Run, WritesTheOutputFolder) {
   EXPECT_LT(energy.rows.back()[4], 0.0);
 
   const Csv stats = read_csv(out / "stats.csv");
-  EXPECT_TRUE(starts_with(stats.header, {"step", "t", "wall_s"})) << cli::read_file(out / "stats.csv");
+  EXPECT_TRUE(starts_with(stats.header, {"step", "t", "wall_s"}))
+      << cli::read_file(out / "stats.csv");
   ASSERT_EQ(stats.rows.size(), 5u);
   EXPECT_EQ(stats.rows.front()[0], 1.0);
   EXPECT_EQ(stats.rows.back()[0], 5.0);
@@ -233,8 +237,8 @@ TEST(Run, StepsAndSetOverridesReachRunJson) {
   TempDir tmp;
   const auto scene = tmp.write("s.json", cli::tiny_scene());  // dt 0.01, 3 steps
   const fs::path out = tmp / "out";
-  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet", "--steps", "4", "--set",
-                             "/time/dt=0.005", "--set", "/integrator/type=\"be\""});
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet", "--steps", "4",
+                             "--set", "/time/dt=0.005", "--set", "/integrator/type=\"be\""});
   ASSERT_EQ(r.code, 0) << r.describe();
   const json record = cli::read_json(out / "run.json");
   EXPECT_EQ(record.at("/scene/time/dt"_json_pointer), 0.005);
@@ -282,7 +286,8 @@ TEST(Run, DashOOverridesOutputDir) {
   tmp.write("scenes/s.json", s);
   fs::create_directories(tmp / "elsewhere");
   // A relative -o is relative to the working directory (an ordinary command-line path).
-  const Result r = cli::run({"run", "../scenes/s.json", "-o", "custom", "--quiet"}, tmp / "elsewhere");
+  const Result r =
+      cli::run({"run", "../scenes/s.json", "-o", "custom", "--quiet"}, tmp / "elsewhere");
   ASSERT_EQ(r.code, 0) << r.describe();
   EXPECT_TRUE(fs::exists(tmp / "elsewhere" / "custom" / "run.json"));
   EXPECT_TRUE(fs::exists(tmp / "elsewhere" / "custom" / "energy.csv"));
@@ -304,7 +309,8 @@ TEST(Run, SurfaceMeshIsTetrahedralized) {
 TEST(Run, DataSceneWithMeshRelativeToItsFolder) {
   TempDir tmp;
   const fs::path scene = cli::kTestData / "app" / "cantilever.json";
-  const Result r = cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet"}, tmp.path());
+  const Result r =
+      cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet"}, tmp.path());
   ASSERT_EQ(r.code, 0) << r.describe();
   EXPECT_EQ(cli::read_json(tmp / "out" / "run.json").at("/counts/vertices"_json_pointer), 99);
   EXPECT_FALSE(fs::exists(cli::kTestData / "app" / "out_never_written_by_tests"));
@@ -320,7 +326,8 @@ TEST(Divergence, NewtonFailureExitsTwoAndKeepsOutputs) {
   TempDir tmp;
   json s = cli::tiny_scene();
   s["time"]["steps"] = 5;
-  s["integrator"] = json::parse(R"({"type": "be", "newton": {"max_iterations": 1, "tolerance": 1e-300}})");
+  s["integrator"] =
+      json::parse(R"({"type": "be", "newton": {"max_iterations": 1, "tolerance": 1e-300}})");
   const auto scene = tmp.write("fail.json", s);
   const fs::path out = tmp / "out";
   const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--threads", "1"});
@@ -331,7 +338,8 @@ TEST(Divergence, NewtonFailureExitsTwoAndKeepsOutputs) {
   const json record = cli::read_json(out / "run.json");
   EXPECT_EQ(record.at("status"), "failed");
   ASSERT_TRUE(record.contains("message"));
-  EXPECT_NE(record["message"].get<std::string>().find("step 1"), std::string::npos) << record["message"];
+  EXPECT_NE(record["message"].get<std::string>().find("step 1"), std::string::npos)
+      << record["message"];
   EXPECT_EQ(record.at("/counts/steps_done"_json_pointer), 0);
   EXPECT_TRUE(record.contains("scene"));
 
@@ -354,10 +362,12 @@ TEST(Divergence, NonFiniteStateExitsTwoAndKeepsOnlyGoodSteps) {
   s["gravity"] = {0, -1e200, 0};
   const auto scene = tmp.write("blowup.json", s);
   const fs::path out = tmp / "out";
-  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--threads", "1", "--quiet"});
+  const Result r =
+      cli::run({"run", scene.string(), "-o", out.string(), "--threads", "1", "--quiet"});
   EXPECT_EQ(r.code, 2) << r.describe();
   const json record = cli::read_json(out / "run.json");
-  EXPECT_EQ(record.at("status"), "diverged") << record.dump(2);  // a non-finite state, not a solver failure
+  EXPECT_EQ(record.at("status"), "diverged")
+      << record.dump(2);  // a non-finite state, not a solver failure
   ASSERT_TRUE(record.contains("message"));
   EXPECT_FALSE(record["message"].get<std::string>().empty());
   const int done = record.at("/counts/steps_done"_json_pointer).get<int>();
@@ -393,7 +403,8 @@ TEST(Modes, TinyCantileverWritesSortedModes) {
       EXPECT_GE(modes.rows[i][1], modes.rows[i - 1][1]) << "ascending";
     }
     // frequency = sqrt(lambda) / (2 pi); both printed with 17 digits.
-    EXPECT_NEAR(modes.rows[i][2], std::sqrt(modes.rows[i][1]) / (2 * M_PI), 1e-12 * modes.rows[i][2]);
+    EXPECT_NEAR(modes.rows[i][2], std::sqrt(modes.rows[i][1]) / (2 * M_PI),
+                1e-12 * modes.rows[i][2]);
   }
   // Square cross-section: the first two bending modes pair up (the split-5 mesh is symmetric
   // under y <-> z only up to its tet pattern, so allow 1e-3).

@@ -1,8 +1,7 @@
 #pragma once
 /// Tiny scenes for the CLI tests: each runs a few steps in well under a second.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/cli.hpp"
 
@@ -32,6 +31,8 @@ inline nlohmann::json file_scene(const std::string& file) {
 }
 
 /// Absolute path of a file of tests/data/meshes, as a string for a scene.
-inline std::string data_mesh(const std::string& name) { return (kTestData / "meshes" / name).string(); }
+inline std::string data_mesh(const std::string& name) {
+  return (kTestData / "meshes" / name).string();
+}
 
 }  // namespace cli

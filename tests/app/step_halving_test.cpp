@@ -14,9 +14,9 @@ using cli::TempDir;
 Result run_chain(const TempDir& tmp, bool halving) {
   const auto scene = cli::kSourceDir / "scenes" / "chen_table21_chain.json";
   return cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet", "--threads", "1",
-                   "--set", "/objects/0/material/stiffness=1e4",
-                   "--set", "/integrator/newton/max_iterations=3",
-                   "--set", std::string("/integrator/newton/step_halving=") + (halving ? "true" : "false")});
+                   "--set", "/objects/0/material/stiffness=1e4", "--set",
+                   "/integrator/newton/max_iterations=3", "--set",
+                   std::string("/integrator/newton/step_halving=") + (halving ? "true" : "false")});
 }
 
 TEST(StepHalving, StiffChainFailsAtFullStepsAndFinishesWithHalving) {
@@ -36,7 +36,8 @@ TEST(StepHalving, StiffChainFailsAtFullStepsAndFinishesWithHalving) {
   // Some step needed more Newton iterations than the cap allows one solve: it was halved.
   int most = 0;
   const auto stats = cli::lines(tmp / "out" / "stats.csv");
-  for (size_t i = 1; i < stats.size(); ++i) most = std::max(most, static_cast<int>(std::stod(cli::split(stats[i])[3])));
+  for (size_t i = 1; i < stats.size(); ++i)
+    most = std::max(most, static_cast<int>(std::stod(cli::split(stats[i])[3])));
   EXPECT_GT(most, 3);
 }
 

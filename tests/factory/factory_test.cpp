@@ -1,11 +1,12 @@
 // The scene factory: region-tag selections, per-element E fields, initial stretch/compress/twist.
+#include "scene/factory.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "core/error.hpp"
-#include "scene/factory.hpp"
 #include "scene/parse_scene.hpp"
 
 namespace simrun {
@@ -17,7 +18,8 @@ class FactoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     m_dir = fs::temp_directory_path() /
-            ("simrun_factory_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+            ("simrun_factory_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(m_dir);
     fs::create_directories(m_dir);
     // Two tets sharing a face, region attributes 3 and 7.
@@ -26,11 +28,14 @@ class FactoryTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(m_dir); }
 
-  void write(const std::string& name, const std::string& text) { std::ofstream(m_dir / name) << text; }
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(m_dir / name) << text;
+  }
 
   SceneConfig scene(const std::string& object_extra, const std::string& material_extra = "") {
     write("s.json", R"({"time": {"dt": 0.01, "steps": 1}, "objects": [{"mesh": {"file": "two.node"},
-      "material": {"model": "linear", "E": 1e5)" + material_extra + R"(})" + object_extra + "}]}");
+      "material": {"model": "linear", "E": 1e5)" +
+                        material_extra + R"(})" + object_extra + "}]}");
     return parse_scene(m_dir / "s.json");
   }
 
@@ -43,7 +48,7 @@ TEST_F(FactoryTest, RegionTagSelectsTetsForMaterialAndVerticesForDirichlet) {
   const BuiltModel built = build_model(s);
   EXPECT_DOUBLE_EQ(built.frames.youngs[0], 1e5);
   EXPECT_DOUBLE_EQ(built.frames.youngs[1], 2e5);
-  EXPECT_EQ(built.frames.mesh.regions, (std::vector<int>{3, 7}));   // file tags kept
+  EXPECT_EQ(built.frames.mesh.regions, (std::vector<int>{3, 7}));  // file tags kept
   EXPECT_EQ(built.frames.material_region, (std::vector<int>{0, 1}));
   // Region 3 is tet 0 = vertices 0..3: only vertex 4 stays free.
   EXPECT_EQ(built.model->num_free(), 3);
@@ -55,13 +60,15 @@ TEST_F(FactoryTest, RegionSelectingNothingIsAnError) {
     build_model(s);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/objects/0/dirichlet/0/select"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/objects/0/dirichlet/0/select"), std::string::npos)
+        << e.what();
   }
 }
 
 TEST_F(FactoryTest, ElementFieldReplacesEAndRegionsStillOverride) {
   write("E.txt", "# E per tet\n3e5\n4e5 # second\n");
-  const SceneConfig s = scene(R"(, "regions": [{"select": {"region": 7}, "E": 9e5}])", R"(, "E_file": "E.txt")");
+  const SceneConfig s =
+      scene(R"(, "regions": [{"select": {"region": 7}, "E": 9e5}])", R"(, "E_file": "E.txt")");
   const BuiltModel built = build_model(s);
   EXPECT_DOUBLE_EQ(built.frames.youngs[0], 3e5);
   EXPECT_DOUBLE_EQ(built.frames.youngs[1], 9e5);
@@ -89,14 +96,16 @@ TEST_F(FactoryTest, ElementFieldErrorsNameFileLineAndCounts) {
 }
 
 TEST_F(FactoryTest, InitialStretchAndCompressScaleAlongTheAxisFromTheMinusEnd) {
-  for (const auto& [key, factor] : std::vector<std::pair<std::string, double>>{{"stretch", 1.25}, {"compress", 0.75}}) {
-    const SceneConfig s = scene(R"(, "initial": {")" + key + R"(": {"axis": "x", "amount": 0.25}})");
+  for (const auto& [key, factor] :
+       std::vector<std::pair<std::string, double>>{{"stretch", 1.25}, {"compress", 0.75}}) {
+    const SceneConfig s =
+        scene(R"(, "initial": {")" + key + R"(": {"axis": "x", "amount": 0.25}})");
     const BuiltModel built = build_model(s);
     const VecX x = built.model->full_positions(built.initial.q);
     // Vertex 1 is at x = 1, vertex 0 at x = 0 (the -x end, which stays).
     EXPECT_DOUBLE_EQ(x[3 * 1], factor) << key;
     EXPECT_DOUBLE_EQ(x[3 * 0], 0.0) << key;
-    EXPECT_DOUBLE_EQ(x[3 * 1 + 1], 0.0) << key;  // other axes untouched
+    EXPECT_DOUBLE_EQ(x[3 * 1 + 1], 0.0) << key;                             // other axes untouched
     EXPECT_GT(built.model->potential_energy(built.initial.q), 0.0) << key;  // pre-strained
   }
 }

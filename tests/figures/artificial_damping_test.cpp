@@ -71,7 +71,8 @@ double measured_d_over_w(const std::string& name, double theta) {
   const VecX Mphi = model.mass() * phi;
 
   IntegratorSettings settings;
-  settings.newton.tolerance = 1e-10;  // relative to O(1) velocities: exact for this quadratic energy
+  settings.newton.tolerance =
+      1e-10;  // relative to O(1) velocities: exact for this quadratic energy
   auto integrator = make_integrator(name, settings);
   auto* bdf2 = dynamic_cast<Bdf2*>(integrator.get());
 
@@ -96,7 +97,8 @@ double measured_d_over_w(const std::string& name, double theta) {
     const double area = prev.x() * cur.y() - prev.y() * cur.x();
     const double log_area = std::log(std::abs(area)) + prev_log + log_scale;
     if (n == startup) log_area_begin = log_area;
-    if (n == startup + measure) return -(log_area - log_area_begin) / measure / theta;  // = -2 ln rho/(h w)
+    if (n == startup + measure)
+      return -(log_area - log_area_begin) / measure / theta;  // = -2 ln rho/(h w)
     // Renormalize the current (and, for BDF2, the previous) state to unit modal amplitude.
     const double f = 1.0 / cur.norm();
     State scaled{osc.rest + f * (s.q - osc.rest), f * s.v, s.t};
@@ -121,8 +123,8 @@ const std::vector<Row> kDigestTable = {
     {0.1, 0.0995, 0.0000, 0.0000, 0.0005}, {0.5, 0.4463, 0.0008, 0.0009, 0.0386},
     {1, 0.6931, 0.0059, 0.0063, 0.1380},   {2, 0.8047, 0.0318, 0.0337, 0.2715},
     {3, 0.7675, 0.0662, 0.0702, 0.3127},   {5, 0.6516, 0.1190, 0.1251, 0.3073},
-    {10, 0.4615, 0.1565, 0.1620, 0.2403}, {20, 0.2997, 0.1410, 0.1443, 0.1627},
-    {50, 0.1565, 0.0923, 0.0936, 0.0865}, {100, 0.0921, 0.0599, 0.0606, 0.0510},
+    {10, 0.4615, 0.1565, 0.1620, 0.2403},  {20, 0.2997, 0.1410, 0.1443, 0.1627},
+    {50, 0.1565, 0.0923, 0.0936, 0.0865},  {100, 0.0921, 0.0599, 0.0606, 0.0510},
 };
 
 TEST(ArtificialDamping, MatchesDigestTable) {
@@ -131,9 +133,9 @@ TEST(ArtificialDamping, MatchesDigestTable) {
   // d/w (checked against the closed forms below). 6e-5 leaves room for the rounding only.
   const double tol = 6e-5;
   for (const Row& r : kDigestTable) {
-    const std::map<std::string, double> expected = {{"be", r.be},         {"bdf2", r.bdf2},
+    const std::map<std::string, double> expected = {{"be", r.be},          {"bdf2", r.bdf2},
                                                     {"tr_bdf2", r.trbdf2}, {"sdirk2", r.sdirk},
-                                                    {"trapezoidal", 0.0}, {"im", 0.0}};
+                                                    {"trapezoidal", 0.0},  {"im", 0.0}};
     for (const auto& [m, e] : expected) {
       const double d = measured_d_over_w(m, r.theta);
       EXPECT_NEAR(d, e, tol) << m << " at h w = " << r.theta;

@@ -34,7 +34,8 @@ TEST(InfeasibleGuess, NeoHookeanBarRushingIntoItsFixedEndStillSteps) {
     state.q = model.restrict_vector(model.rest_positions());
     state.v = VecX::Zero(state.q.size());
     for (Eigen::Index i = 0; i < state.v.size(); i += 3) state.v[i] = -25.0;  // toward -x
-    const double h = 0.01;  // the prediction moves every free vertex 0.25 m: the first cells (0.2 m) invert
+    const double h =
+        0.01;  // the prediction moves every free vertex 0.25 m: the first cells (0.2 m) invert
     ASSERT_FALSE(std::isfinite(model.potential_energy(state.q + h * state.v))) << name;
     auto integrator = make_integrator(name, {});
     StepStats stats;

@@ -53,7 +53,8 @@ struct Cantilever {
       const double wd = std::sqrt(w * w - sigma * sigma);
       const double a = c[i], b = (d[i] + sigma * c[i]) / wd, decay = std::exp(-sigma * t);
       qm[i] = decay * (a * std::cos(wd * t) + b * std::sin(wd * t));
-      vm[i] = decay * ((b * wd - sigma * a) * std::cos(wd * t) - (a * wd + sigma * b) * std::sin(wd * t));
+      vm[i] = decay *
+              ((b * wd - sigma * a) * std::cos(wd * t) - (a * wd + sigma * b) * std::sin(wd * t));
     }
     return State{rest + modes * qm, modes * vm, t};
   }

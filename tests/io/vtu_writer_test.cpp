@@ -162,8 +162,7 @@ TEST(VtuWriter, LineCellsFollowTheTets) {
   const std::vector<std::array<int, 2>> bad = {{0, 5}};
   VtuFields bad_springs;
   bad_springs.lines = &bad;
-  EXPECT_THROW(vtu_document(mesh.positions, mesh.tets, bad_springs),
-               std::invalid_argument);
+  EXPECT_THROW(vtu_document(mesh.positions, mesh.tets, bad_springs), std::invalid_argument);
 }
 
 TEST(VtuWriter, OverwritesAnExistingFrameWhole) {

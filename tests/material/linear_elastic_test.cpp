@@ -1,9 +1,10 @@
+#include "material/linear_elastic.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
 #include <random>
 
-#include "material/linear_elastic.hpp"
 #include "support/finite_difference.hpp"
 
 namespace simrun {
@@ -30,7 +31,9 @@ TEST_F(LinearElasticTest, StressIsEnergyDerivativeAtLargeDeformation) {
   std::mt19937 rng(1);
   for (int trial = 0; trial < 10; ++trial) {
     const Mat3 F = random_deformation(rng, 0.6);
-    auto psi = [&](const VecX& f) { return material.energy_density(Eigen::Map<const Mat3>(f.data()), p); };
+    auto psi = [&](const VecX& f) {
+      return material.energy_density(Eigen::Map<const Mat3>(f.data()), p);
+    };
     const VecX f = Eigen::Map<const Vec9>(F.data());
     const Mat3 P = material.first_piola(F, p);
     // psi is quadratic: central differences are exact up to round-off of psi ~ 1e6 * h^-1 eps.

@@ -11,11 +11,12 @@ namespace simrun {
 namespace {
 
 TEST(MultiMaterialSurface, NestedShellsGiveTwoRegionsWithTheirVolumes) {
-  const TetMesh mesh = load_mesh_file(std::string(SIMRUN_SOURCE_DIR) + "/scenes/meshes/cube_with_inclusion.off",
-                                      2.0, 0.0, 500);
+  const TetMesh mesh = load_mesh_file(
+      std::string(SIMRUN_SOURCE_DIR) + "/scenes/meshes/cube_with_inclusion.off", 2.0, 0.0, 500);
   ASSERT_EQ(static_cast<int>(mesh.regions.size()), mesh.num_tets());
   std::map<int, double> volume;
-  for (int t = 0; t < mesh.num_tets(); ++t) volume[mesh.regions[t]] += signed_volume6(mesh, t) / 6.0;
+  for (int t = 0; t < mesh.num_tets(); ++t)
+    volume[mesh.regions[t]] += signed_volume6(mesh, t) / 6.0;
   ASSERT_EQ(volume.size(), 2u);
   // TetGen keeps both shells as facets, so the region volumes are exact up to round-off.
   double inner = std::min(volume.begin()->second, volume.rbegin()->second);

@@ -1,9 +1,10 @@
+#include "mesh/spring_graph.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "core/error.hpp"
-#include "mesh/spring_graph.hpp"
 
 namespace simrun {
 namespace {

@@ -9,7 +9,8 @@ namespace {
 
 TEST(ApplyMass, EqualsTheMassMatrixProductForLumpedAndConsistentMass) {
   for (bool lumped : {true, false}) {
-    auto box = testing::make_box_model(Vec3(1, 0.5, 0.5), Eigen::Vector3i(3, 2, 2), 5, lumped, {0, 1});
+    auto box =
+        testing::make_box_model(Vec3(1, 0.5, 0.5), Eigen::Vector3i(3, 2, 2), 5, lumped, {0, 1});
     const VecX x = VecX::LinSpaced(box.model->num_free(), -1.0, 2.0);
     const VecX expected = box.model->mass() * x;
     // Same sums, possibly in another order: round-off of ~1e-16 relative.

@@ -43,7 +43,8 @@ TEST(ElasticEnergy, GradientAndHessianMatchFiniteDifferences) {
     };
     const MatX fdK = testing::fd_jacobian(gradient, q, 1e-5);
     EXPECT_LT(testing::relative_error(MatX(K), fdK), 1e-7) << "amplitude " << amplitude;
-    EXPECT_LT((MatX(K) - MatX(K).transpose()).cwiseAbs().maxCoeff(), 1e-9 * MatX(K).cwiseAbs().maxCoeff());
+    EXPECT_LT((MatX(K) - MatX(K).transpose()).cwiseAbs().maxCoeff(),
+              1e-9 * MatX(K).cwiseAbs().maxCoeff());
   }
 }
 
@@ -98,7 +99,8 @@ TEST(Mass, ConsistentAndLumpedTotalsEqualDensityTimesVolume) {
 TEST(ElementColoring, BlocksOfOneColorAreVertexDisjointAndCoverEveryElement) {
   const TetMesh mesh = make_box(Vec3(1, 1, 1), Eigen::Vector3i(8, 6, 5), 6);
   for (int block_size : {1, 16, 64}) {
-    const ElementColoring coloring = color_element_blocks(mesh.tets, mesh.num_vertices(), block_size);
+    const ElementColoring coloring =
+        color_element_blocks(mesh.tets, mesh.num_vertices(), block_size);
     std::vector<int> covered(mesh.num_tets(), 0);
     for (const auto& color : coloring.colors) {
       std::set<int> seen;
@@ -108,7 +110,8 @@ TEST(ElementColoring, BlocksOfOneColorAreVertexDisjointAndCoverEveryElement) {
           ++covered[e];
           for (int a = 0; a < 4; ++a) block_vertices.insert(mesh.tets(e, a));
         }
-        for (int v : block_vertices) EXPECT_TRUE(seen.insert(v).second) << "block size " << block_size;
+        for (int v : block_vertices)
+          EXPECT_TRUE(seen.insert(v).second) << "block size " << block_size;
       }
     }
     for (int e = 0; e < mesh.num_tets(); ++e) EXPECT_EQ(covered[e], 1) << "element " << e;
@@ -119,7 +122,8 @@ TEST(ElementColoring, ParallelAssemblyEqualsSerial) {
   // 30 x 12 x 12 cells x 6 = 25920 tets: above the threshold, so two threads really run.
   auto box = testing::make_box_model(Vec3(2, 1, 1), Eigen::Vector3i(30, 12, 12), 6, true, {});
   ASSERT_GE(box.mesh.num_tets(), kParallelElementThreshold);
-  const VecX q = randomly_deformed(box.model->restrict_vector(box.model->rest_positions()), 0.01, 3);
+  const VecX q =
+      randomly_deformed(box.model->restrict_vector(box.model->rest_positions()), 0.01, 3);
   VecX g1, g2;
   SpMat K1, K2;
   set_thread_count(1);

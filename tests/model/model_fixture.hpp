@@ -38,9 +38,11 @@ inline BoxModel make_box_model(const Vec3& size, const Eigen::Vector3i& cells, i
         m.segment<3>(3 * b.mesh.tets(e, a)).array() += rho * b.elements.volume[e] / 4;
     return m;
   }();
-  terms.push_back(std::make_unique<GravityEnergy>(gravity, lumped_mass, VecX(as_flat(b.mesh.vertices))));
-  b.model = std::make_unique<Model>(b.mesh.vertices, b.elements, density, lumped,
-                                    DofMap(b.mesh.num_vertices(), fixed), std::move(terms), damping);
+  terms.push_back(
+      std::make_unique<GravityEnergy>(gravity, lumped_mass, VecX(as_flat(b.mesh.vertices))));
+  b.model =
+      std::make_unique<Model>(b.mesh.vertices, b.elements, density, lumped,
+                              DofMap(b.mesh.num_vertices(), fixed), std::move(terms), damping);
   return b;
 }
 

@@ -25,7 +25,8 @@ std::unique_ptr<Model> neohookean_bar(const TetMesh& mesh, const std::vector<int
   damping.stiffness = 0.01;
   damping.stiffness_at_rest = true;
   return std::make_unique<Model>(mesh.vertices, elements, VecX::Constant(mesh.num_tets(), 1000.0),
-                                 true, DofMap(mesh.num_vertices(), fixed), std::move(terms), damping);
+                                 true, DofMap(mesh.num_vertices(), fixed), std::move(terms),
+                                 damping);
 }
 
 TEST(ModelRelease, RestDampingIsEvaluatedAtRestAfterARelease) {

@@ -1,15 +1,15 @@
 // SpringEnergy: finite-difference checks of the gradient and Hessian through a Model with point
 // masses and no tets, the PSD projection, and the Model's mass for particles.
-#include <gtest/gtest.h>
+#include "model/spring_energy.hpp"
 
-#include <random>
+#include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
+#include <random>
 
 #include "model/gravity_energy.hpp"
 #include "model/model.hpp"
-#include "model/spring_energy.hpp"
 #include "support/finite_difference.hpp"
 
 namespace simrun {
@@ -31,7 +31,8 @@ SpringModel make_spring_model(const std::vector<int>& fixed) {
   const VecX point_mass = VecX::Constant(12, 0.5);
   std::vector<std::unique_ptr<EnergyTerm>> terms;
   terms.push_back(std::make_unique<SpringEnergy>(springs, k, VecX(as_flat(s.rest))));
-  terms.push_back(std::make_unique<GravityEnergy>(Vec3(0, -9.81, 0), point_mass, VecX(as_flat(s.rest))));
+  terms.push_back(
+      std::make_unique<GravityEnergy>(Vec3(0, -9.81, 0), point_mass, VecX(as_flat(s.rest))));
   TetElements no_tets;
   no_tets.tets.resize(0, 4);
   no_tets.volume.resize(0);
@@ -56,8 +57,8 @@ TEST(SpringEnergy, GradientAndHessianMatchFiniteDifferences) {
       const VecX q = perturbed(model.restrict_vector(model.rest_positions()), amplitude, 3);
       VecX g;
       model.potential_gradient(q, g);
-      const VecX fd = testing::fd_gradient([&](const VecX& x) { return model.potential_energy(x); },
-                                           q, 1e-6);
+      const VecX fd =
+          testing::fd_gradient([&](const VecX& x) { return model.potential_energy(x); }, q, 1e-6);
       // Energies ~10 J, h = 1e-6: central differences accurate to ~1e-8 relative.
       EXPECT_LT(testing::relative_error(g, fd, 1.0), 1e-6) << "amplitude " << amplitude;
       SpMat K;

@@ -1,5 +1,7 @@
 // Rest-state modes against an independent FEM code (CalculiX / numpy, copied from the shared
 // reference into tests/data/reference) and against Euler-Bernoulli beam theory.
+#include "sim/modes.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 
 #include "scene/factory.hpp"
 #include "scene_builders.hpp"
-#include "sim/modes.hpp"
 
 namespace simrun {
 namespace {
@@ -67,7 +68,8 @@ TEST(Modes, FreeBodyHasSixZeroModesThenTheElasticOnes) {
   const VecX values = bar_modes(false, false, 12);
   const double first_elastic = reference[6];
   // Rigid modes are zero up to round-off relative to the stiffest scale (~1e9 here).
-  for (int i = 0; i < 6; ++i) EXPECT_LT(std::abs(values[i]), 1e-6 * first_elastic) << "mode " << i + 1;
+  for (int i = 0; i < 6; ++i)
+    EXPECT_LT(std::abs(values[i]), 1e-6 * first_elastic) << "mode " << i + 1;
   for (int i = 6; i < 12; ++i) {
     EXPECT_NEAR(values[i], reference[i], kReferenceTolerance * reference[i]) << "mode " << i + 1;
   }
@@ -85,8 +87,9 @@ TEST(Modes, CantileverFirstBendingFrequencyConvergesTowardEulerBernoulli) {
   const double f_eb = euler_bernoulli_f1(L, side, E, rho);
   std::vector<double> errors;
   for (int refine : {1, 2, 4, 8}) {
-    const SceneConfig scene = testing::box_scene(
-        Vec3(L, side, side), Eigen::Vector3i(10 * refine, refine, refine), 6, E, 0.0, rho, true, false);
+    const SceneConfig scene =
+        testing::box_scene(Vec3(L, side, side), Eigen::Vector3i(10 * refine, refine, refine), 6, E,
+                           0.0, rho, true, false);
     const BuiltModel built = build_model(scene);
     const GeneralizedEigenResult result = rest_modes(*built.model, 1);
     ASSERT_EQ(result.status, Status::kSuccess);
@@ -95,9 +98,9 @@ TEST(Modes, CantileverFirstBendingFrequencyConvergesTowardEulerBernoulli) {
     // Galerkin eigenvalues are upper bounds: P1 tets are too stiff (Chen thesis Sec. 2.2.2).
     EXPECT_GT(f1, f_eb * (1 - 0.01)) << "refine " << refine;
   }
-  // Monotone convergence with the error shrinking at least 2.5x per halving (P1 locking in bending makes
-  // the coarse meshes far off; the asymptotic ratio is 4, measured 2.8-3.3 here), and the finest mesh (slenderness 20,
-  // nu = 0 so no Poisson stiffening) within 10% of beam theory.
+  // Monotone convergence with the error shrinking at least 2.5x per halving (P1 locking in bending
+  // makes the coarse meshes far off; the asymptotic ratio is 4, measured 2.8-3.3 here), and the
+  // finest mesh (slenderness 20, nu = 0 so no Poisson stiffening) within 10% of beam theory.
   for (size_t i = 1; i < errors.size(); ++i) {
     EXPECT_GT(errors[i - 1] / errors[i], 2.5) << "refinement step " << i;
   }

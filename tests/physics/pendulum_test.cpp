@@ -47,7 +47,8 @@ TEST(Pendulum, SmallAmplitudePeriodMatchesSimplePendulum) {
     StepStats stats;
     ASSERT_EQ(im->step(*built.model, state, h, stats), Status::kSuccess);
     const double x = state.q[0];
-    if (previous_x > 0.0 && x <= 0.0) crossings.push_back((i - 1) * h + h * previous_x / (previous_x - x));
+    if (previous_x > 0.0 && x <= 0.0)
+      crossings.push_back((i - 1) * h + h * previous_x / (previous_x - x));
     previous_x = x;
   }
   ASSERT_GE(crossings.size(), 2u);

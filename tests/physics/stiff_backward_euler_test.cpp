@@ -10,8 +10,8 @@ namespace simrun {
 namespace {
 
 TEST(StiffBackwardEuler, SteelCantileverConvergesEveryStep) {
-  SceneConfig scene = testing::box_scene(Vec3(1.0, 0.1, 0.1), Eigen::Vector3i(20, 2, 2), 6, 2e11, 0.3,
-                                         7800.0, true, true);
+  SceneConfig scene = testing::box_scene(Vec3(1.0, 0.1, 0.1), Eigen::Vector3i(20, 2, 2), 6, 2e11,
+                                         0.3, 7800.0, true, true);
   scene.gravity = Vec3(0, -9.81, 0);
   for (double dt : {0.01, 0.1}) {
     BuiltModel built = build_model(scene);
@@ -19,7 +19,8 @@ TEST(StiffBackwardEuler, SteelCantileverConvergesEveryStep) {
     State state = built.initial;
     for (int step = 1; step <= 20; ++step) {
       StepStats stats;
-      ASSERT_EQ(be->step(*built.model, state, dt, stats), Status::kSuccess) << "dt " << dt << " step " << step;
+      ASSERT_EQ(be->step(*built.model, state, dt, stats), Status::kSuccess)
+          << "dt " << dt << " step " << step;
       EXPECT_LE(stats.newton_iterations, 3);  // linear forces: one Newton step solves it
     }
     // The tip sags under gravity (static deflection of this bar is ~7e-6 m).
