@@ -125,7 +125,8 @@ int modes_command(const CommonOptions& options, int count) {
   require(count <= built.model->num_free(), "modes: -n " + std::to_string(count) + " exceeds the " +
                                                 std::to_string(built.model->num_free()) +
                                                 " free DOFs of the scene");
-  const GeneralizedEigenResult modes = rest_modes(*built.model, count);
+  GeneralizedEigenSolver eigensolver(linear_solver_factory(scene.solver.type));
+  const GeneralizedEigenResult modes = rest_modes(*built.model, count, eigensolver);
   if (modes.status != Status::kSuccess) {
     std::cerr << "simrun: modes: eigensolver " << to_string(modes.status) << "\n";
     return kExitDiverged;

@@ -4,17 +4,19 @@
 
 namespace simrun {
 
-SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const EdgeList& edges) {
+SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const StencilList& stencils) {
   std::vector<Eigen::Triplet<double, int>> entries;
-  entries.reserve(static_cast<size_t>(tets.rows()) * 144 + edges.size() * 36);
-  for (const auto& edge : edges) {
-    for (int a = 0; a < 2; ++a) {
+  entries.reserve(static_cast<size_t>(tets.rows()) * 144 + stencils.size() * 144);
+  for (const Stencil& stencil : stencils) {
+    for (int a : stencil) {
+      if (a < 0) continue;
       for (int i = 0; i < 3; ++i) {
-        const int r = dofs.free_index(3 * edge[a] + i);
+        const int r = dofs.free_index(3 * a + i);
         if (r < 0) continue;
-        for (int b = 0; b < 2; ++b) {
+        for (int b : stencil) {
+          if (b < 0) continue;
           for (int k = 0; k < 3; ++k) {
-            const int c = dofs.free_index(3 * edge[b] + k);
+            const int c = dofs.free_index(3 * b + k);
             if (c >= 0) entries.emplace_back(r, c, 0.0);
           }
         }

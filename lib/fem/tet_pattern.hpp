@@ -13,9 +13,14 @@ namespace simrun {
 /// Vertex pairs (springs of a mass-spring graph), global vertex numbering.
 using EdgeList = std::vector<std::array<int, 2>>;
 
+/// Up to four vertices whose DOFs a Hessian couples (a spring's two particles, the four vertices
+/// of a contact pair); unused entries are -1.
+using Stencil = std::array<int, 4>;
+using StencilList = std::vector<Stencil>;
+
 /// Symmetric, fully stored (both triangles) pattern over free DOFs coupling all DOFs of each tet
-/// and of each edge in `edges` (the union of both stencils); values are zero. Compressed.
-SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const EdgeList& edges = {});
+/// and of each stencil (the union of all); values are zero. Compressed.
+SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const StencilList& stencils = {});
 
 /// For each edge, 36 positions (row-major over local DOFs 3a+i, a = 0, 1) into the pattern's
 /// value array, or -1 where the row or column DOF is constrained.

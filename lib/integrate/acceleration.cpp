@@ -1,41 +1,46 @@
 #include "integrate/acceleration.hpp"
 
+#include "core/pattern_algebra.hpp"
+#include "solve/solver_meter.hpp"
+
 namespace simrun {
 
-AccelerationSolver::AccelerationSolver() : m_solver(make_cholmod_solver()) {}
+AccelerationSolver::AccelerationSolver(const LinearSolverFactory& make_solver)
+    : m_solver(make_solver()) {}
 
-Status AccelerationSolver::refresh(const Model& model, StepStats& stats) {
+Status AccelerationSolver::refresh(Model& model, StepStats& stats) {
   const SpMat& M = model.mass();
-  const Eigen::Map<const VecX> values(M.valuePtr(), M.nonZeros());
-  if (m_factored && m_mass_values.size() == values.size() && m_mass_values == values) {
+  const auto values = [](const SpMat& S) {
+    return Eigen::Map<const VecX>(S.valuePtr(), S.nonZeros());
+  };
+  if (m_factored && same_pattern(M, m_mass) && values(M) == values(m_mass)) {
     return Status::kSuccess;
   }
+  const SolverMeter meter(*m_solver, stats);
   const Status status = m_solver->factorize(M);
-  ++stats.factorizations;
   m_factored = status == Status::kSuccess;
-  if (m_factored) m_mass_values = values;
+  if (m_factored) m_mass = M;
   return status;
 }
 
-const SpMat& AccelerationSolver::damping(const Model& model, const VecX& q) {
+const SpMat& AccelerationSolver::damping(Model& model, const VecX& q) {
   model.damping_matrix_at(q, /*project_psd=*/false, m_K, m_D);
   return m_D;
 }
 
-Status AccelerationSolver::solve_mass(const Model& model, const VecX& b, VecX& x,
-                                      StepStats& stats) {
+Status AccelerationSolver::solve_mass(Model& model, const VecX& b, VecX& x, StepStats& stats) {
   if (model.mass_is_lumped()) {
     // Diagonal M: no factorization (it would be a full supernodal solve in the K pattern).
     x = b.cwiseQuotient(model.lumped_mass());
     return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
   }
   if (const Status s = refresh(model, stats); s != Status::kSuccess) return s;
+  const SolverMeter meter(*m_solver, stats);
   m_solver->solve(b, x);
-  ++stats.solves;
   return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
 }
 
-Status AccelerationSolver::evaluate(const Model& model, const VecX& q, const VecX& v, VecX& a,
+Status AccelerationSolver::evaluate(Model& model, const VecX& q, const VecX& v, VecX& a,
                                     StepStats& stats) {
   VecX f;
   model.potential_gradient(q, f);

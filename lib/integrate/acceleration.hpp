@@ -9,18 +9,18 @@ namespace simrun {
 
 class AccelerationSolver {
  public:
-  AccelerationSolver();
+  explicit AccelerationSolver(const LinearSolverFactory& make_solver);
   /// a = M^-1 (-dU/dq(q) - D(q) v).
-  Status evaluate(const Model& model, const VecX& q, const VecX& v, VecX& a, StepStats& stats);
+  Status evaluate(Model& model, const VecX& q, const VecX& v, VecX& a, StepStats& stats);
   /// x = M^-1 b.
-  Status solve_mass(const Model& model, const VecX& b, VecX& x, StepStats& stats);
+  Status solve_mass(Model& model, const VecX& b, VecX& x, StepStats& stats);
   /// D at q (rest stiffness, or K(q) for "current" Rayleigh damping); zero pattern if undamped.
-  const SpMat& damping(const Model& model, const VecX& q);
+  const SpMat& damping(Model& model, const VecX& q);
 
  private:
-  Status refresh(const Model& model, StepStats& stats);
+  Status refresh(Model& model, StepStats& stats);
   std::unique_ptr<LinearSolver> m_solver;
-  VecX m_mass_values;  ///< the factorized M's values (to notice a different model)
+  SpMat m_mass;  ///< the factorized M (to notice a different model or pattern)
   bool m_factored = false;
   SpMat m_D, m_K;
 };

@@ -2,7 +2,7 @@
 
 namespace simrun {
 
-Status BackwardEuler::attempt(const Model& model, State& state, double h, StepStats& stats) {
+Status BackwardEuler::attempt(Model& model, State& state, double h, StepStats& stats) {
   m_stage_solver.begin_step(model, state.q);
   VecX x = state.q + h * state.v;
   const Status status = m_stage_solver.solve(model, recipe_stage(state.q, state.v, h), x, stats);

@@ -14,7 +14,7 @@ class BackwardEuler final : public ImplicitIntegrator {
   std::string_view name() const override { return "be"; }
 
  protected:
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   ImplicitStageSolver m_stage_solver;

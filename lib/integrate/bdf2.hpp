@@ -30,7 +30,7 @@ class Bdf2 : public ImplicitIntegrator {
   }
 
  protected:
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   ImplicitStageSolver m_stage_solver;

@@ -2,7 +2,7 @@
 
 namespace simrun {
 
-Status ImplicitMidpoint::attempt(const Model& model, State& state, double h, StepStats& stats) {
+Status ImplicitMidpoint::attempt(Model& model, State& state, double h, StepStats& stats) {
   const double tau = 0.5 * h;
   m_stage_solver.begin_step(model, state.q);
   VecX x = state.q + tau * state.v;  // q_w

@@ -15,7 +15,7 @@ class ImplicitMidpoint final : public ImplicitIntegrator {
   std::string_view name() const override { return "im"; }
 
  protected:
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   ImplicitStageSolver m_stage_solver;

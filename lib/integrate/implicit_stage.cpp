@@ -2,21 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+
+#include "core/pattern_algebra.hpp"
+#include "solve/solver_meter.hpp"
 
 namespace simrun {
 
 namespace {
 
-/// Phi(x) = 1/(2 tau^2)|x - p|_M^2 + U(x) + 1/(2 sigma)|x - c|_D^2 (see implicit_stage.hpp).
+/// Phi(x) = 1/(2 tau^2)|x - p|_M^2 + U(x) + 1/(2 sigma)|x - c|_D^2 (see implicit_stage.hpp), with
+/// the model's terms taking part in the line search (feasible steps, validity, hooks).
 class StagePotential final : public NewtonObjective {
  public:
-  StagePotential(const Model& model, const ImplicitStage& stage, const SpMat& D, bool project_psd)
-      : m_model(model),
-        m_stage(stage),
-        m_D(D),
-        m_damped(model.has_damping()),
-        m_project(project_psd) {}
+  StagePotential(Model& model, const ImplicitStage& stage, const SpMat& D)
+      : m_model(model), m_stage(stage), m_D(D), m_damped(model.has_damping()) {}
 
   double value(const VecX& x) override {
     const VecX dx = x - m_stage.predicted;
@@ -35,16 +34,15 @@ class StagePotential final : public NewtonObjective {
     if (m_damped) g += m_D * (x - m_stage.damping_anchor) / m_stage.damping_tau;
   }
 
-  void hessian(const VecX& x, SpMat& H) override {
-    m_model.stiffness(x, H, m_project);
+  void hessian(const VecX& x, SpMat& H, bool project) override {
+    m_model.stiffness(x, H, project);
     add_inertia_and_damping(H);
   }
 
+  /// H += M / tau^2 + D / sigma.
   void add_inertia_and_damping(SpMat& H) const {
-    const Eigen::Index nnz = H.nonZeros();
-    Eigen::Map<VecX> values(H.valuePtr(), nnz);
-    values += Eigen::Map<const VecX>(m_model.mass().valuePtr(), nnz) / (m_stage.tau * m_stage.tau);
-    if (m_damped) values += Eigen::Map<const VecX>(m_D.valuePtr(), nnz) / m_stage.damping_tau;
+    add_scaled(H, 1.0 / (m_stage.tau * m_stage.tau), m_model.mass());
+    if (m_damped) add_scaled(H, 1.0 / m_stage.damping_tau, m_D);
   }
 
   /// Thesis residual |v - a_v - tau M^-1 f| = tau |M^-1 grad Phi| (lumped M for the norm).
@@ -52,54 +50,46 @@ class StagePotential final : public NewtonObjective {
     return m_stage.tau * g.cwiseQuotient(m_model.lumped_mass()).norm();
   }
 
+  /// The inertia and damping quadratics count with their value plus the rounding of x - p
+  /// (|M (x - p)| |x| / tau^2), the potential with its terms' magnitudes.
+  double value_magnitude(const VecX& x) override {
+    const VecX dx = x - m_stage.predicted;
+    const VecX inertia_force = m_model.apply_mass(dx) / (m_stage.tau * m_stage.tau);
+    const VecX scale = x.cwiseAbs() + m_stage.predicted.cwiseAbs();
+    double magnitude = 0.5 * std::abs(dx.dot(inertia_force)) + inertia_force.cwiseAbs().dot(scale) +
+                       m_model.energy_magnitude(x);
+    if (m_damped) {
+      const VecX dc = x - m_stage.damping_anchor;
+      const VecX damping_force = m_D * dc / m_stage.damping_tau;
+      magnitude += 0.5 * std::abs(dc.dot(damping_force)) +
+                   damping_force.cwiseAbs().dot(x.cwiseAbs() + m_stage.damping_anchor.cwiseAbs());
+    }
+    return magnitude;
+  }
+
+  double max_step(const VecX& x, const VecX& dx) override {
+    return m_model.max_feasible_step(x, dx);
+  }
+  bool is_valid(const VecX& x) override { return m_model.is_valid(x); }
+  void begin_line_search(const VecX& x) override { m_model.begin_line_search(x); }
+  void end_line_search(const VecX& x) override { m_model.end_line_search(x); }
+  void on_iterate(const VecX& x) override { m_model.on_iterate(x); }
+
  private:
-  const Model& m_model;
+  Model& m_model;
   const ImplicitStage& m_stage;
   const SpMat& m_D;
   bool m_damped;
-  bool m_project;
 };
 
 void add_newton_stats(const NewtonStats& n, StepStats& stats) {
-  stats.newton_iterations += n.iterations;
+  stats.newton_iters += n.iterations;
   stats.line_search_steps += n.line_search_steps;
   stats.residual = n.residual;
 }
 
-/// Adds the linear-solver work done since `before` to stats.
-void add_solver_stats(const LinearSolverStats& before, const LinearSolverStats& after,
-                      StepStats& stats) {
-  stats.factorizations += after.factorizations - before.factorizations;
-  stats.solves += after.solves - before.solves;
-  stats.ldlt_fallbacks += after.ldlt_fallbacks - before.ldlt_fallbacks;
-}
-
 /// Iterations after which the thesis checks that the residual went down (Ch. 4).
 constexpr int kHalvingCheckIterations = 3;
-
-}  // namespace
-
-ImplicitStage recipe_stage(const VecX& a_q, const VecX& a_v, double tau) {
-  ImplicitStage s;
-  s.predicted = a_q + tau * a_v;
-  s.tau = tau;
-  s.damping_anchor = a_q;
-  s.damping_tau = tau;
-  return s;
-}
-
-ImplicitStageSolver::ImplicitStageSolver(const IntegratorSettings& settings)
-    : m_settings(settings), m_solver(make_cholmod_solver()) {}
-
-void ImplicitStageSolver::begin_step(const Model& model, const VecX& q) {
-  m_factor_valid = false;
-  if (!model.has_damping()) return;
-  // K(q_n) for "current" damping is projected like the Newton Hessian: an indefinite D would make
-  // Phi's damping term unbounded below and Newton directions no longer descent directions.
-  model.damping_matrix_at(q, m_settings.project_psd, m_K, m_D);
-}
-
-namespace {
 
 /// Pulls an infeasible guess (Phi = inf or NaN, e.g. a neo-Hookean element inverted by the
 /// inertial prediction) back toward the damping anchor c = a_q, halving x - c until Phi is
@@ -117,17 +107,44 @@ void pull_into_feasible_region(StagePotential& phi, const VecX& anchor, VecX& x)
   }
 }
 
+/// Step-size stop as in BE (GAUSS code): an update changing no stage velocity by more than the
+/// tolerance; needed for stiff bodies where round-off keeps the residual above 1e-6.
+NewtonSettings stage_newton_settings(const NewtonSettings& settings, double tau) {
+  NewtonSettings s = settings;
+  if (s.step_tolerance == 0.0) s.step_tolerance = tau * s.tolerance;
+  return s;
+}
+
 }  // namespace
 
-Status ImplicitStageSolver::solve(const Model& model, const ImplicitStage& stage, VecX& x,
+ImplicitStage recipe_stage(const VecX& a_q, const VecX& a_v, double tau) {
+  ImplicitStage s;
+  s.predicted = a_q + tau * a_v;
+  s.tau = tau;
+  s.damping_anchor = a_q;
+  s.damping_tau = tau;
+  return s;
+}
+
+ImplicitStageSolver::ImplicitStageSolver(const IntegratorSettings& settings)
+    : m_settings(settings), m_solver(settings.linear_solver()) {}
+
+void ImplicitStageSolver::begin_step(Model& model, const VecX& q) {
+  m_newton.factorized = false;
+  if (!model.has_damping()) return;
+  // K(q_n) for "current" damping is projected like the Newton Hessian: an indefinite D would make
+  // Phi's damping term unbounded below and Newton directions no longer descent directions.
+  const bool project = m_settings.newton.projection != HessianProjection::kNever;
+  model.damping_matrix_at(q, project, m_K, m_D);
+}
+
+Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX& x,
                                   StepStats& stats) {
-  StagePotential phi(model, stage, m_D, m_settings.project_psd);
+  StagePotential phi(model, stage, m_D);
   pull_into_feasible_region(phi, stage.damping_anchor, x);
-  NewtonSettings settings = m_settings.newton;
-  // Step-size stop as in BE (GAUSS code): an update changing no stage velocity by more than
-  // the tolerance; needed for stiff bodies where round-off keeps the residual above 1e-6.
-  if (settings.step_tolerance == 0.0) settings.step_tolerance = stage.tau * settings.tolerance;
-  const LinearSolverStats before = m_solver->stats();
+  NewtonSettings settings = stage_newton_settings(m_settings.newton, stage.tau);
+  settings.reuse_factorization = false;
+  const SolverMeter meter(*m_solver, stats);
   Status status;
   if (m_settings.step_halving && settings.max_iterations > kHalvingCheckIterations) {
     VecX g;
@@ -135,116 +152,75 @@ Status ImplicitStageSolver::solve(const Model& model, const ImplicitStage& stage
     const double r0 = phi.residual_norm(g);
     NewtonSettings first = settings;
     first.max_iterations = kHalvingCheckIterations;
-    NewtonStats n = newton_minimize(phi, x, *m_solver, first, &m_H);
+    NewtonStats n = newton_solve(phi, x, *m_solver, first, m_newton);
     add_newton_stats(n, stats);
     status = n.status;
     if (status == Status::kNotConverging && n.residual < r0) {
       NewtonSettings rest = settings;
       rest.max_iterations = settings.max_iterations - kHalvingCheckIterations;
-      n = newton_minimize(phi, x, *m_solver, rest, &m_H);
+      n = newton_solve(phi, x, *m_solver, rest, m_newton);
       add_newton_stats(n, stats);
       status = n.status;
     }
   } else {
-    const NewtonStats n = newton_minimize(phi, x, *m_solver, settings, &m_H);
+    const NewtonStats n = newton_solve(phi, x, *m_solver, settings, m_newton);
     add_newton_stats(n, stats);
     status = n.status;
   }
-  add_solver_stats(before, m_solver->stats(), stats);
-  m_factor_valid = false;  // newton_minimize refactorized at other iterates
+  m_newton.factorized = false;  // the solver now holds a factorization at another iterate
   return status;
 }
 
-Status ImplicitStageSolver::solve_reusing_factorization(const Model& model,
-                                                        const ImplicitStage& stage, VecX& x,
-                                                        StepStats& stats) {
-  StagePotential phi(model, stage, m_D, m_settings.project_psd);
+Status ImplicitStageSolver::solve_reusing_factorization(Model& model, const ImplicitStage& stage,
+                                                        VecX& x, StepStats& stats) {
+  if (m_newton.factorized && (m_factor_tau != stage.tau || m_factor_sigma != stage.damping_tau)) {
+    m_newton.factorized = false;
+  }
+  m_factor_tau = stage.tau;
+  m_factor_sigma = stage.damping_tau;
+  StagePotential phi(model, stage, m_D);
   pull_into_feasible_region(phi, stage.damping_anchor, x);
-  const NewtonSettings& settings = m_settings.newton;
-  const double step_tolerance =
-      settings.step_tolerance > 0.0 ? settings.step_tolerance : stage.tau * settings.tolerance;
-  const LinearSolverStats before = m_solver->stats();
-  if (!m_factor_valid || m_factor_tau != stage.tau || m_factor_sigma != stage.damping_tau) {
-    phi.hessian(x, m_H);
-    m_factor_valid = m_solver->factorize(m_H) == Status::kSuccess;
-    m_factor_tau = stage.tau;
-    m_factor_sigma = stage.damping_tau;
+  NewtonSettings settings = stage_newton_settings(m_settings.newton, stage.tau);
+  settings.reuse_factorization = true;
+  Status status;
+  {
+    const SolverMeter meter(*m_solver, stats);
+    const NewtonStats n = newton_solve(phi, x, *m_solver, settings, m_newton);
+    stats.newton_iters += n.iterations;
+    stats.line_search_steps += n.line_search_steps;
+    stats.residual = n.residual;
+    status = n.status;
   }
-  bool converged = false;
-  if (m_factor_valid) {
-    VecX g, dx;
-    for (int it = 0; it <= settings.max_iterations; ++it) {
-      phi.gradient(x, g);
-      stats.residual = phi.residual_norm(g);
-      if (!std::isfinite(stats.residual)) break;
-      if (stats.residual <= settings.tolerance) {
-        converged = true;
-        break;
-      }
-      if (it == settings.max_iterations) break;
-      m_solver->solve(g, dx);
-      dx = -dx;
-      ++stats.newton_iterations;
-      const double slope = g.dot(dx);
-      if (!(slope < 0.0)) break;
-      if (dx.lpNorm<Eigen::Infinity>() <= step_tolerance) {
-        x += dx;
-        converged = true;
-        break;
-      }
-      double alpha = 1.0;
-      if (settings.line_search) {
-        const double f0 = phi.value(x);
-        const double noise = 16.0 * std::numeric_limits<double>::epsilon() * std::abs(f0);
-        int halvings = 0;
-        for (;; ++halvings) {
-          const double f = phi.value(x + alpha * dx);
-          if (std::isfinite(f) && f <= f0 + settings.armijo * alpha * slope + noise) break;
-          if (halvings >= settings.max_line_search_steps) break;
-          alpha *= 0.5;
-          ++stats.line_search_steps;
-        }
-        if (halvings >= settings.max_line_search_steps) break;
-      }
-      x += alpha * dx;
-    }
-  }
-  add_solver_stats(before, m_solver->stats(), stats);
-  if (converged) return Status::kSuccess;
+  if (status == Status::kSuccess) return status;
   // The frozen matrix was not good enough (strongly nonlinear step): full Newton from here.
   return solve(model, stage, x, stats);
 }
 
-Status ImplicitStageSolver::solve_linearized(const Model& model, const ImplicitStage& stage,
+Status ImplicitStageSolver::solve_linearized(Model& model, const ImplicitStage& stage,
                                              const VecX& q_lin, VecX& x, StepStats& stats) {
   // Quadratic model of U at q_lin: grad U(x) ~ g_lin + K_lin (x - q_lin). One Newton step from
   // x0 = q_lin minimizes the model exactly: H dx = -grad Phi_model(q_lin).
-  StagePotential phi(model, stage, m_D, /*project_psd=*/false);
-  model.stiffness(q_lin, m_H, /*project_psd=*/false);
-  phi.add_inertia_and_damping(m_H);
+  StagePotential phi(model, stage, m_D);
+  phi.hessian(q_lin, m_newton.H, /*project=*/false);
   VecX g;
   phi.gradient(q_lin, g);  // exact at x0 = q_lin
-  const LinearSolverStats before = m_solver->stats();
-  const Status status = m_solver->factorize(m_H);
-  m_factor_valid = false;
-  if (status != Status::kSuccess) {
-    add_solver_stats(before, m_solver->stats(), stats);
-    return status;
-  }
+  const SolverMeter meter(*m_solver, stats);
+  const Status status = m_solver->factorize(m_newton.H);
+  m_newton.factorized = false;
+  if (status != Status::kSuccess) return status;
   VecX dx;
   m_solver->solve(g, dx);
-  add_solver_stats(before, m_solver->stats(), stats);
-  ++stats.newton_iterations;
+  ++stats.newton_iters;
   if (!dx.allFinite()) return Status::kNumericalIssue;
   x = q_lin - dx;
   return Status::kSuccess;
 }
 
-Status ImplicitIntegrator::step(const Model& model, State& state, double h, StepStats& stats) {
+Status ImplicitIntegrator::step(Model& model, State& state, double h, StepStats& stats) {
   return step_recursive(model, state, h, 0, stats);
 }
 
-Status ImplicitIntegrator::step_recursive(const Model& model, State& state, double h, int depth,
+Status ImplicitIntegrator::step_recursive(Model& model, State& state, double h, int depth,
                                           StepStats& stats) {
   const Status status = attempt(model, state, h, stats);
   if (status == Status::kSuccess || !m_settings.step_halving || depth >= m_settings.max_halvings) {

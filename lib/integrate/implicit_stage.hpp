@@ -27,32 +27,32 @@ class ImplicitStageSolver {
 
   /// Freezes D for the step starting at q (rest stiffness, or K(q) for "current" damping) and
   /// forgets any factorization kept for reuse.
-  void begin_step(const Model& model, const VecX& q);
+  void begin_step(Model& model, const VecX& q);
 
   /// Full (projected) Newton on Phi from the guess x (overwritten). Converged when the stage's
   /// velocity residual tau |M_lumped^-1 grad Phi| <= tolerance (thesis Ch. 4 residual, the
   /// BE special case being |v - v_n - h M^-1 f|) or a Newton update moves x by <= tau * tolerance.
   /// With step_halving, a residual that has not decreased after 3 iterations returns
   /// kNotConverging at once so that the caller halves the step (thesis Ch. 4).
-  Status solve(const Model& model, const ImplicitStage& stage, VecX& x, StepStats& stats);
+  Status solve(Model& model, const ImplicitStage& stage, VecX& x, StepStats& stats);
 
   /// Like solve(), but with the Hessian factorized once and kept for later stages of the same
   /// step with the same tau and sigma (simplified Newton; SDIRK's shared stage matrix, survey
   /// Sec. 3.5). For quadratic U this is exact Newton. Falls back to solve() if the frozen
   /// iteration does not converge within the iteration cap.
-  Status solve_reusing_factorization(const Model& model, const ImplicitStage& stage, VecX& x,
+  Status solve_reusing_factorization(Model& model, const ImplicitStage& stage, VecX& x,
                                      StepStats& stats);
 
   /// Exactly one Newton step with U replaced by its quadratic model at q_lin (unprojected K):
   /// the semi-implicit ("S") version of a stage (survey Sec. 3 "S-prefix"; SBDF2, eq. 22 G = 0).
-  Status solve_linearized(const Model& model, const ImplicitStage& stage, const VecX& q_lin,
-                          VecX& x, StepStats& stats);
+  Status solve_linearized(Model& model, const ImplicitStage& stage, const VecX& q_lin, VecX& x,
+                          StepStats& stats);
 
  private:
   IntegratorSettings m_settings;
   std::unique_ptr<LinearSolver> m_solver;
-  SpMat m_D, m_K, m_H;
-  bool m_factor_valid = false;
+  SpMat m_D, m_K;
+  NewtonWorkspace m_newton;  ///< Hessian storage; `factorized` marks a reusable factorization
   double m_factor_tau = 0.0, m_factor_sigma = 0.0;
 };
 
@@ -62,15 +62,15 @@ class ImplicitStageSolver {
 class ImplicitIntegrator : public Integrator {
  public:
   explicit ImplicitIntegrator(const IntegratorSettings& settings) : m_settings(settings) {}
-  Status step(const Model& model, State& state, double h, StepStats& stats) final;
+  Status step(Model& model, State& state, double h, StepStats& stats) final;
 
  protected:
   /// One step of size h; on failure leaves state (and any history) unchanged.
-  virtual Status attempt(const Model& model, State& state, double h, StepStats& stats) = 0;
+  virtual Status attempt(Model& model, State& state, double h, StepStats& stats) = 0;
   IntegratorSettings m_settings;
 
  private:
-  Status step_recursive(const Model& model, State& state, double h, int depth, StepStats& stats);
+  Status step_recursive(Model& model, State& state, double h, int depth, StepStats& stats);
 };
 
 }  // namespace simrun

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/status.hpp"
+#include "core/step_stats.hpp"
 #include "model/model.hpp"
 #include "solve/newton.hpp"
 
@@ -18,19 +19,12 @@ struct State {
   double t = 0.0;
 };
 
-/// What one step did (a row of stats.csv).
-struct StepStats {
-  int newton_iterations = 0;
-  int line_search_steps = 0;
-  int factorizations = 0;
-  int solves = 0;
-  int ldlt_fallbacks = 0;
-  double residual = 0.0;
-};
-
 struct IntegratorSettings {
-  NewtonSettings newton;    ///< for implicit stages
-  bool project_psd = true;  ///< project element Hessians in Newton solves
+  /// Implicit stages; newton.projection also decides whether the stiffness in "current"
+  /// Rayleigh damping is projected (always, unless projection is kNever).
+  NewtonSettings newton;
+  /// Makes the linear solvers of the integrator (scene "solver").
+  LinearSolverFactory linear_solver = make_cholmod_solver;
   /// Chen thesis Ch. 4 numerical continuation: when a Newton solve's residual has not decreased
   /// after 3 iterations (or the solve fails), the step is retaken as two steps of h/2,
   /// recursively, at most `max_halvings` levels deep. Newton-based integrators only.
@@ -49,8 +43,9 @@ class Integrator {
  public:
   virtual ~Integrator() = default;
   virtual std::string_view name() const = 0;
-  /// Advances `state` by h. On a failed status the state is left as it was.
-  virtual Status step(const Model& model, State& state, double h, StepStats& stats) = 0;
+  /// Advances `state` by h. On a failed status the state is left as it was. The model is not
+  /// const: its terms take part in the solver protocol (line-search hooks, pattern updates).
+  virtual Status step(Model& model, State& state, double h, StepStats& stats) = 0;
 };
 
 /// The integrator registered under `name`; throws InputError naming the known ones otherwise.

@@ -18,13 +18,14 @@ Newmark::Newmark(const IntegratorSettings& settings, const char* name, double al
       m_alpha_f(alpha_f),
       m_beta(beta),
       m_gamma(gamma),
-      m_stage_solver(settings) {
+      m_stage_solver(settings),
+      m_acceleration(settings.linear_solver) {
   if (!(beta > 0.0) || !(gamma > 0.0) || !(alpha_m < 1.0) || !(alpha_f < 1.0)) {
     throw InputError(std::string(name) + ": needs beta > 0, gamma > 0, alpha_m < 1, alpha_f < 1");
   }
 }
 
-Status Newmark::attempt(const Model& model, State& state, double h, StepStats& stats) {
+Status Newmark::attempt(Model& model, State& state, double h, StepStats& stats) {
   const bool history =
       m_has_acceleration && state.t == m_last.t && state.q == m_last.q && state.v == m_last.v;
   VecX a0;

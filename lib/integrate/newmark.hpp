@@ -23,7 +23,7 @@ class Newmark : public ImplicitIntegrator {
  protected:
   Newmark(const IntegratorSettings& settings, const char* name, double alpha_m, double alpha_f,
           double beta, double gamma);
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   const char* m_name;

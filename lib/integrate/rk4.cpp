@@ -2,7 +2,7 @@
 
 namespace simrun {
 
-Status RungeKutta4::step(const Model& model, State& state, double h, StepStats& stats) {
+Status RungeKutta4::step(Model& model, State& state, double h, StepStats& stats) {
   // Stage k_i = (dq_i, dv_i) = F(u_n + c_i h k_{i-1}), weights 1/6, 1/3, 1/3, 1/6.
   VecX dq[4], dv[4];
   const double c[4] = {0.0, 0.5, 0.5, 1.0};

@@ -9,9 +9,10 @@ namespace simrun {
 
 class RungeKutta4 final : public Integrator {
  public:
-  explicit RungeKutta4(const IntegratorSettings&) {}
+  explicit RungeKutta4(const IntegratorSettings& settings)
+      : m_acceleration(settings.linear_solver) {}
   std::string_view name() const override { return "rk4"; }
-  Status step(const Model& model, State& state, double h, StepStats& stats) override;
+  Status step(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   AccelerationSolver m_acceleration;

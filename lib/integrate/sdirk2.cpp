@@ -4,7 +4,7 @@
 
 namespace simrun {
 
-Status Sdirk2::attempt(const Model& model, State& state, double h, StepStats& stats) {
+Status Sdirk2::attempt(Model& model, State& state, double h, StepStats& stats) {
   const double gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0;
   const double tau = 0.5 * gamma * h;
   VecX a0;

@@ -17,13 +17,15 @@ namespace simrun {
 class Sdirk2 final : public ImplicitIntegrator {
  public:
   explicit Sdirk2(const IntegratorSettings& settings)
-      : ImplicitIntegrator(settings), m_stage_solver(settings) {}
+      : ImplicitIntegrator(settings),
+        m_stage_solver(settings),
+        m_acceleration(settings.linear_solver) {}
   std::string_view name() const override { return "sdirk2"; }
   /// The stage u_gamma of the last successful step (for the Example 2 test).
   const State& stage_value() const { return m_stage; }
 
  protected:
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   ImplicitStageSolver m_stage_solver;

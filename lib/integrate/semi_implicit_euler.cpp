@@ -1,26 +1,24 @@
 #include "integrate/semi_implicit_euler.hpp"
 
+#include "core/pattern_algebra.hpp"
+#include "solve/solver_meter.hpp"
+
 namespace simrun {
 
-SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings&) : m_solver(make_cholmod_solver()) {}
+SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
+    : m_solver(settings.linear_solver()) {}
 
-Status SemiImplicitEuler::step(const Model& model, State& state, double h, StepStats& stats) {
+Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& stats) {
   const bool constant = model.is_quadratic() && model.damping_is_constant();
-  if (!constant || !m_factored || h != m_factored_h) {
+  const SolverMeter meter(*m_solver, stats);
+  if (!constant || !m_factored || h != m_factored_h ||
+      m_pattern_version != model.pattern_version()) {
     model.stiffness(state.q, m_K, /*project_psd=*/false);
     model.damping_matrix(m_K, m_D);
-    const Eigen::Index nnz = m_K.nonZeros();
-    m_system = m_K;
-    m_velocity_matrix = m_K;
-    Eigen::Map<VecX> a(m_system.valuePtr(), nnz), b(m_velocity_matrix.valuePtr(), nnz);
-    const Eigen::Map<const VecX> k(m_K.valuePtr(), nnz), d(m_D.valuePtr(), nnz),
-        m(model.mass().valuePtr(), nnz);
-    a = m + h * d + h * h * k;
-    b = d + h * k;
-    const int fallbacks_before = m_solver->stats().ldlt_fallbacks;
+    assign_combination(m_system, {{1.0, &model.mass()}, {h, &m_D}, {h * h, &m_K}});
+    assign_combination(m_velocity_matrix, {{1.0, &m_D}, {h, &m_K}});
+    m_pattern_version = model.pattern_version();
     const Status status = m_solver->factorize(m_system);
-    ++stats.factorizations;
-    stats.ldlt_fallbacks += m_solver->stats().ldlt_fallbacks - fallbacks_before;
     if (status != Status::kSuccess) {
       m_factored = false;
       return status;
@@ -33,7 +31,6 @@ Status SemiImplicitEuler::step(const Model& model, State& state, double h, StepS
   const VecX rhs = h * (-g - m_velocity_matrix * state.v);
   VecX dv;
   m_solver->solve(rhs, dv);
-  ++stats.solves;
   if (!dv.allFinite()) return Status::kNumericalIssue;
   state.v += dv;
   state.q += h * state.v;

@@ -12,7 +12,7 @@ class SemiImplicitEuler final : public Integrator {
  public:
   explicit SemiImplicitEuler(const IntegratorSettings& settings);
   std::string_view name() const override { return "si"; }
-  Status step(const Model& model, State& state, double h, StepStats& stats) override;
+  Status step(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   std::unique_ptr<LinearSolver> m_solver;
@@ -20,6 +20,7 @@ class SemiImplicitEuler final : public Integrator {
   SpMat m_system;           ///< M + h D + h^2 K
   SpMat m_velocity_matrix;  ///< D + h K (applied to v_n on the right-hand side)
   double m_factored_h = 0.0;
+  long m_pattern_version = -1;  ///< the model pattern the factorization was built in
   bool m_factored = false;
 };
 

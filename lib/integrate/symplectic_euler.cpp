@@ -2,7 +2,7 @@
 
 namespace simrun {
 
-Status SymplecticEuler::step(const Model& model, State& state, double h, StepStats& stats) {
+Status SymplecticEuler::step(Model& model, State& state, double h, StepStats& stats) {
   VecX a;
   if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a, stats);
       s != Status::kSuccess)

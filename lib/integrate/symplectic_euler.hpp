@@ -9,9 +9,10 @@ namespace simrun {
 
 class SymplecticEuler final : public Integrator {
  public:
-  explicit SymplecticEuler(const IntegratorSettings&) {}
+  explicit SymplecticEuler(const IntegratorSettings& settings)
+      : m_acceleration(settings.linear_solver) {}
   std::string_view name() const override { return "symplectic_euler"; }
-  Status step(const Model& model, State& state, double h, StepStats& stats) override;
+  Status step(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   AccelerationSolver m_acceleration;

@@ -2,7 +2,7 @@
 
 namespace simrun {
 
-Status TrBdf2::attempt(const Model& model, State& state, double h, StepStats& stats) {
+Status TrBdf2::attempt(Model& model, State& state, double h, StepStats& stats) {
   VecX a0;
   if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a0, stats);
       s != Status::kSuccess)

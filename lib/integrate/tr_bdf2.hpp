@@ -13,13 +13,15 @@ namespace simrun {
 class TrBdf2 final : public ImplicitIntegrator {
  public:
   explicit TrBdf2(const IntegratorSettings& settings)
-      : ImplicitIntegrator(settings), m_stage_solver(settings) {}
+      : ImplicitIntegrator(settings),
+        m_stage_solver(settings),
+        m_acceleration(settings.linear_solver) {}
   std::string_view name() const override { return "tr_bdf2"; }
   /// The trapezoidal stage u_{1/2} of the last successful step (for the Example 2 test).
   const State& stage_value() const { return m_stage; }
 
  protected:
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   ImplicitStageSolver m_stage_solver;

@@ -2,7 +2,7 @@
 
 namespace simrun {
 
-Status Trapezoidal::attempt(const Model& model, State& state, double h, StepStats& stats) {
+Status Trapezoidal::attempt(Model& model, State& state, double h, StepStats& stats) {
   const double tau = 0.5 * h;
   VecX a0;
   if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a0, stats);

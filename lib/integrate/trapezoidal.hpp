@@ -11,11 +11,13 @@ namespace simrun {
 class Trapezoidal final : public ImplicitIntegrator {
  public:
   explicit Trapezoidal(const IntegratorSettings& settings)
-      : ImplicitIntegrator(settings), m_stage_solver(settings) {}
+      : ImplicitIntegrator(settings),
+        m_stage_solver(settings),
+        m_acceleration(settings.linear_solver) {}
   std::string_view name() const override { return "trapezoidal"; }
 
  protected:
-  Status attempt(const Model& model, State& state, double h, StepStats& stats) override;
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   ImplicitStageSolver m_stage_solver;

@@ -1,8 +1,11 @@
 #include "integrate/velocity_verlet.hpp"
 
+#include "core/pattern_algebra.hpp"
+#include "solve/solver_meter.hpp"
+
 namespace simrun {
 
-Status VelocityVerlet::step(const Model& model, State& state, double h, StepStats& stats) {
+Status VelocityVerlet::step(Model& model, State& state, double h, StepStats& stats) {
   VecX a;
   if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a, stats);
       s != Status::kSuccess)
@@ -21,21 +24,21 @@ Status VelocityVerlet::step(const Model& model, State& state, double h, StepStat
     // (M + h/2 D(q1)) v1 = M v_half - h/2 g(q1); refactorized when h or D changes.
     const SpMat& D = m_acceleration.damping(model, q1);
     SpMat A = model.mass();
-    const Eigen::Index nnz = A.nonZeros();
-    Eigen::Map<VecX>(A.valuePtr(), nnz) += 0.5 * h * Eigen::Map<const VecX>(D.valuePtr(), nnz);
-    const Eigen::Map<const VecX> values(A.valuePtr(), nnz);
-    if (h != m_kick_h || m_kick_values.size() != nnz || m_kick_values != values) {
+    add_scaled(A, 0.5 * h, D);
+    const SolverMeter meter(*m_kick_solver, stats);
+    const auto values = [](const SpMat& S) {
+      return Eigen::Map<const VecX>(S.valuePtr(), S.nonZeros());
+    };
+    if (h != m_kick_h || !same_pattern(A, m_kick_matrix) || values(A) != values(m_kick_matrix)) {
       if (const Status s = m_kick_solver->factorize(A); s != Status::kSuccess) {
         m_kick_h = 0.0;
         return s;
       }
-      ++stats.factorizations;
       m_kick_h = h;
-      m_kick_values = values;
+      m_kick_matrix = std::move(A);
     }
     const VecX rhs = model.apply_mass(v_half) - 0.5 * h * g;
     m_kick_solver->solve(rhs, v1);
-    ++stats.solves;
   }
   if (!v1.allFinite()) return Status::kNumericalIssue;
   state.q = q1;

@@ -13,15 +13,16 @@ namespace simrun {
 
 class VelocityVerlet final : public Integrator {
  public:
-  explicit VelocityVerlet(const IntegratorSettings&) {}
+  explicit VelocityVerlet(const IntegratorSettings& settings)
+      : m_acceleration(settings.linear_solver), m_kick_solver(settings.linear_solver()) {}
   std::string_view name() const override { return "verlet"; }
-  Status step(const Model& model, State& state, double h, StepStats& stats) override;
+  Status step(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
   AccelerationSolver m_acceleration;
-  std::unique_ptr<LinearSolver> m_kick_solver = make_cholmod_solver();
+  std::unique_ptr<LinearSolver> m_kick_solver;
   double m_kick_h = 0.0;
-  VecX m_kick_values;
+  SpMat m_kick_matrix;  ///< the factorized M + h/2 D
 };
 
 }  // namespace simrun

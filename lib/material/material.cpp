@@ -1,11 +1,16 @@
 #include "material/material.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <cmath>
 
 namespace simrun {
 
 Mat9 Material::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
   return project_psd(first_piola_derivative(F, p), kPsdEpsilon);
+}
+
+double Material::energy_density_magnitude(const Mat3& F, const LameParameters& p) const {
+  return std::abs(energy_density(F, p)) + (std::abs(p.mu) + std::abs(p.lambda)) * F.squaredNorm();
 }
 
 Mat9 project_psd(const Mat9& A, double epsilon) {

@@ -39,6 +39,11 @@ class Material {
   virtual Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const;
   /// True when dP/dF does not depend on F (psi quadratic in F): assembled Hessians are constant.
   virtual bool is_quadratic() const { return false; }
+  /// Scale of the rounding error of energy_density(F) over eps [J/m^3]: the size of the parts it
+  /// sums. The models compute psi as differences of parts of size (mu + |lambda|) |F|^2 (for
+  /// example mu/2 (tr F^T F - 3), which cancels to 0 at rest), so the default is
+  /// |psi| + (mu + |lambda|) |F|_F^2 (model/elastic_energy.cpp adds the rounding of F itself).
+  virtual double energy_density_magnitude(const Mat3& F, const LameParameters& p) const;
   /// True when psi is finite for inverted elements (det F <= 0). Models that return false give
   /// +inf energy there, which line searches reject and the step loop reports as divergence.
   virtual bool allows_inversion() const = 0;

@@ -1,5 +1,7 @@
 #include "model/elastic_energy.hpp"
 
+#include <cmath>
+
 #include "core/parallel.hpp"
 #include "fem/element_coloring.hpp"
 
@@ -19,6 +21,23 @@ double ElasticEnergy::energy(const VecX& x) const {
   for (int e = 0; e < n; ++e) {
     const Mat3 F = deformation_gradient(m_elements, e, x);
     total += m_elements.volume[e] * m_material->energy_density(F, m_parameters[e]);
+  }
+  return total;
+}
+
+double ElasticEnergy::energy_magnitude(const VecX& x) const {
+  double total = 0.0;
+  const int n = m_elements.size();
+#pragma omp parallel for reduction(+ : total) schedule(static) if (n >= kParallelElementThreshold)
+  for (int e = 0; e < n; ++e) {
+    const Mat3 F = deformation_gradient(m_elements, e, x);
+    const double V = m_elements.volume[e];
+    const Eigen::Matrix<double, 3, 4> ga =
+        V * m_material->first_piola(F, m_parameters[e]) * m_elements.grad[e].transpose();
+    double sensitivity = 0.0;
+    for (int a = 0; a < 4; ++a)
+      sensitivity += ga.col(a).cwiseAbs().dot(x.segment<3>(3 * m_elements.tets(e, a)).cwiseAbs());
+    total += V * m_material->energy_density_magnitude(F, m_parameters[e]) + sensitivity;
   }
   return total;
 }

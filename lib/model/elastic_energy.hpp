@@ -24,6 +24,10 @@ class ElasticEnergy final : public EnergyTerm {
   /// d2E/dx_ai dx_bk = V sum_jl dP_ij/dF_kl grad N_a,j grad N_b,l.
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
   bool is_quadratic() const override { return m_material->is_quadratic(); }
+  /// sum_e V_e (magnitude of psi_e + sum_a |P_e grad N_a| . |x_a|): the material's summands plus
+  /// the rounding of F from the positions, per element, since the assembled gradient cancels
+  /// between elements at interior vertices while their rounding errors do not.
+  double energy_magnitude(const VecX& x) const override;
 
   const TetElements& elements() const { return m_elements; }
   const std::vector<LameParameters>& parameters() const { return m_parameters; }

@@ -1,11 +1,22 @@
 #pragma once
-/// One named term of the potential energy (elastic, gravity, later springs, contact...).
+/// One named term of the potential energy (elastic, gravity, springs, wind, later contact...).
+///
 /// Positions x are full (3n, constrained DOFs at their prescribed values); gradients are full;
-/// Hessians are written into the free-DOF system pattern the term was bound to.
+/// Hessians are written into the free-DOF system pattern the term was bound to. Besides energy,
+/// gradient and Hessian, a term takes part in the solver's protocol through hooks that do
+/// nothing by default (the PolyFEM "form" protocol; contact, friction and lagged terms need them):
+///
+///   per time step     set_time(t_next), begin_step(x_n)            (lagged quantities)
+///   per Newton iterate on_iterate(x)                               (active sets)
+///   per line search   begin_line_search(x), max_feasible_step(x, dx), is_valid(x_trial),
+///                     end_line_search(x_accepted)
+///   pattern           add_stencils(), pattern_version()            (changing couplings)
+#include <limits>
 #include <string>
 
 #include "core/types.hpp"
 #include "fem/dof_map.hpp"
+#include "fem/tet_pattern.hpp"
 
 namespace simrun {
 
@@ -17,16 +28,45 @@ class EnergyTerm {
   virtual double energy(const VecX& x) const = 0;
   /// g += dE/dx (full space).
   virtual void add_gradient(const VecX& x, VecX& g) const = 0;
-  /// Precomputes where the term's Hessian entries go in `pattern` (free DOFs).
+  /// Precomputes where the term's Hessian entries go in `pattern` (free DOFs). Called again
+  /// whenever the pattern changes (a release, a term's new stencils).
   virtual void bind(const SpMat& pattern, const DofMap& dofs) = 0;
   /// values += d2E/dx2 restricted to free DOFs, into the bound pattern's value array. With
   /// project_psd, each element contribution is projected to be positive semidefinite.
   virtual void add_hessian(const VecX& x, double* values, bool project_psd) const = 0;
   /// True when the Hessian does not depend on x (quadratic energy).
   virtual bool is_quadratic() const = 0;
-  /// Time-dependent loads (wind) take the time at which the next step's forces act; the
-  /// default term does not depend on time.
+
+  /// Size of the rounding error of energy(x): the sum of the magnitudes of the quantities whose
+  /// rounding errors add up in it, in joules. Line searches compare energy changes against
+  /// (a small multiple of) eps times this, not eps |E|: E is computed by cancellation (element
+  /// energies of opposite-sign parts, positions minus rest positions), so its rounding error can
+  /// exceed eps |E| by orders of magnitude. The default, |E| + sum_i |dE/dx_i| |x_i|, covers
+  /// sums of per-DOF terms (the second part is the error from rounding x itself); terms whose
+  /// assembled gradient cancels between elements override it with per-element sums.
+  virtual double energy_magnitude(const VecX& x) const;
+
+  /// Time-dependent loads (wind) take the time at which the next step's forces act.
   virtual void set_time(double /*t*/) {}
+  /// Start of a time step at positions x (update lagged quantities: friction bases, the barrier
+  /// stiffness, a lagged Hessian).
+  virtual void begin_step(const VecX& /*x*/) {}
+  /// Newton accepted a new iterate x (update active sets: contact pairs).
+  virtual void on_iterate(const VecX& /*x*/) {}
+  /// A line search starts from x.
+  virtual void begin_line_search(const VecX& /*x*/) {}
+  /// The line search accepted x.
+  virtual void end_line_search(const VecX& /*x*/) {}
+  /// Largest alpha in [0, 1] such that every x + s dx, 0 <= s <= alpha, is admissible for this
+  /// term (collision-free, inversion-free); dx is a full vector (zero on constrained DOFs).
+  virtual double max_feasible_step(const VecX& /*x*/, const VecX& /*dx*/) const { return 1.0; }
+  /// False when x is not an admissible state for this term (intersecting, inverted).
+  virtual bool is_valid(const VecX& /*x*/) const { return true; }
+  /// Vertex groups whose DOFs the Hessian couples beyond the mesh's tets (springs, contact).
+  virtual void add_stencils(StencilList& /*stencils*/) const {}
+  /// Changes whenever add_stencils() would answer differently: the model then rebuilds the
+  /// system pattern (one new symbolic analysis) and binds every term again.
+  virtual long pattern_version() const { return 0; }
 };
 
 }  // namespace simrun

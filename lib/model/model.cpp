@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/pattern_algebra.hpp"
 #include "fem/mass.hpp"
 #include "fem/tet_pattern.hpp"
 
@@ -9,12 +10,12 @@ namespace simrun {
 
 Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
              DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping)
-    : Model(rest, elements, density, lumped_mass, VecX(), EdgeList{}, std::move(dofs),
-            std::move(terms), damping) {}
+    : Model(rest, elements, density, lumped_mass, VecX(), std::move(dofs), std::move(terms),
+            damping) {}
 
 Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
-             const VecX& point_mass, EdgeList edges, DofMap dofs,
-             std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping)
+             const VecX& point_mass, DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms,
+             RayleighDamping damping)
     : m_rest(as_flat(rest)),
       m_constrained(m_rest),
       m_constrained_velocity(VecX::Zero(m_rest.size())),
@@ -23,7 +24,6 @@ Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density
       m_lumped(lumped_mass),
       m_lumped_full(lumped_mass_per_dof(elements, density, static_cast<int>(m_rest.size() / 3))),
       m_point_mass(point_mass.size() > 0 ? point_mass : VecX(VecX::Zero(m_rest.size()))),
-      m_edges(std::move(edges)),
       m_dofs(std::move(dofs)),
       m_terms(std::move(terms)),
       m_damping(damping) {
@@ -31,8 +31,18 @@ Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density
   build_matrices();
 }
 
+long Model::term_pattern_versions() const {
+  long sum = 0;
+  for (const auto& term : m_terms) sum += term->pattern_version();
+  return sum;
+}
+
 void Model::build_matrices() {
-  m_pattern = build_tet_pattern(m_elements.tets, m_dofs, m_edges);
+  StencilList stencils;
+  for (const auto& term : m_terms) term->add_stencils(stencils);
+  m_pattern = build_tet_pattern(m_elements.tets, m_dofs, stencils);
+  m_term_versions = term_pattern_versions();
+  ++m_pattern_version;
   m_mass = m_pattern;
   const TetSlots slots(m_elements.tets, m_dofs, m_pattern);
   add_mass_values(m_elements, m_density, m_lumped, slots, m_mass.valuePtr());
@@ -56,8 +66,56 @@ void Model::set_fixed_vertices(const std::vector<int>& fixed) {
   build_matrices();
 }
 
+bool Model::refresh_pattern() {
+  if (term_pattern_versions() == m_term_versions) return false;
+  build_matrices();
+  return true;
+}
+
 void Model::set_time(double t) {
   for (auto& term : m_terms) term->set_time(t);
+}
+
+void Model::begin_step(const VecX& q) {
+  const VecX x = full_positions(q);
+  for (auto& term : m_terms) term->begin_step(x);
+}
+
+void Model::on_iterate(const VecX& q) {
+  const VecX x = full_positions(q);
+  for (auto& term : m_terms) term->on_iterate(x);
+}
+
+void Model::begin_line_search(const VecX& q) {
+  const VecX x = full_positions(q);
+  for (auto& term : m_terms) term->begin_line_search(x);
+}
+
+void Model::end_line_search(const VecX& q) {
+  const VecX x = full_positions(q);
+  for (auto& term : m_terms) term->end_line_search(x);
+}
+
+double Model::max_feasible_step(const VecX& q, const VecX& dq) const {
+  const VecX x = full_positions(q);
+  VecX dx = VecX::Zero(x.size());
+  m_dofs.scatter(dq, dx);
+  double alpha = 1.0;
+  for (const auto& term : m_terms) alpha = std::min(alpha, term->max_feasible_step(x, dx));
+  return alpha;
+}
+
+bool Model::is_valid(const VecX& q) const {
+  const VecX x = full_positions(q);
+  return std::all_of(m_terms.begin(), m_terms.end(),
+                     [&](const auto& term) { return term->is_valid(x); });
+}
+
+double Model::energy_magnitude(const VecX& q) const {
+  const VecX x = full_positions(q);
+  double sum = 0.0;
+  for (const auto& term : m_terms) sum += term->energy_magnitude(x);
+  return sum;
 }
 
 VecX Model::full_velocities(const VecX& v) const {
@@ -95,8 +153,9 @@ void Model::potential_gradient(const VecX& q, VecX& g) const {
   g = m_dofs.restrict_vector(full);
 }
 
-void Model::stiffness(const VecX& q, SpMat& K, bool project_psd) const {
-  if (K.nonZeros() != m_pattern.nonZeros() || K.rows() != m_pattern.rows()) K = m_pattern;
+void Model::stiffness(const VecX& q, SpMat& K, bool project_psd) {
+  refresh_pattern();
+  conform_to_pattern(K, m_pattern);
   std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
   const VecX x = full_positions(q);
   for (const auto& term : m_terms) term->add_hessian(x, K.valuePtr(), project_psd);
@@ -111,12 +170,11 @@ void Model::damping_matrix(const SpMat& current_stiffness, SpMat& D) const {
   const SpMat& K = m_damping.stiffness_at_rest && m_rest_stiffness.nonZeros() > 0
                        ? m_rest_stiffness
                        : current_stiffness;
-  if (D.nonZeros() != m_pattern.nonZeros()) D = m_pattern;
-  const Eigen::Index nnz = m_pattern.nonZeros();
-  Eigen::Map<VecX> d(D.valuePtr(), nnz);
-  d = m_damping.mass * Eigen::Map<const VecX>(m_mass.valuePtr(), nnz);
-  if (m_damping.stiffness != 0.0)
-    d += m_damping.stiffness * Eigen::Map<const VecX>(K.valuePtr(), nnz);
+  if (m_damping.stiffness != 0.0) {
+    assign_combination(D, {{m_damping.mass, &m_mass}, {m_damping.stiffness, &K}});
+  } else {
+    assign_combination(D, {{m_damping.mass, &m_mass}});
+  }
 }
 
 std::vector<std::pair<std::string, double>> Model::energies(const VecX& q, const VecX& v) const {

@@ -1,8 +1,11 @@
 #pragma once
 /// The discrete mechanical system integrators work on: potential energy terms, mass, Rayleigh
 /// damping and Dirichlet constraints (DOF elimination). Integrator-facing vectors (q, v, g) are
-/// over free DOFs; matrices share one free-DOF sparsity pattern so linear combinations such as
-/// M + h D + h^2 K are sums of value arrays.
+/// over free DOFs; matrices share one free-DOF sparsity pattern (the tets' couplings plus the
+/// terms' stencils) so linear combinations such as M + h D + h^2 K are sums of value arrays
+/// (core/pattern_algebra.hpp). When a term's stencils change (pattern_version), the pattern, the
+/// mass and the rest stiffness are rebuilt and every term is bound again; pattern_version()
+/// tells holders of pattern-shaped matrices that they must conform them again.
 #include <memory>
 #include <string>
 #include <utility>
@@ -29,11 +32,10 @@ class Model {
   Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
         DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping);
   /// The general form: objects may have no tets (mass-spring graphs). `point_mass` (full 3n,
-  /// may be empty) adds lumped point masses [kg] per DOF on top of the tets' mass; `edges` are
-  /// vertex pairs whose DOF couplings join the shared pattern (spring stencils).
+  /// may be empty) adds lumped point masses [kg] per DOF on top of the tets' mass.
   Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
-        const VecX& point_mass, EdgeList edges, DofMap dofs,
-        std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping);
+        const VecX& point_mass, DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms,
+        RayleighDamping damping);
 
   int num_free() const { return m_dofs.num_free(); }
   int num_vertices() const { return static_cast<int>(m_rest.size() / 3); }
@@ -58,6 +60,24 @@ class Model {
   void set_fixed_vertices(const std::vector<int>& fixed);
   /// Sets the time of time-dependent loads (wind) for the next evaluations.
   void set_time(double t);
+
+  /// The terms' protocol (model/energy_term.hpp) over free DOFs: start of a time step at q,
+  /// a new Newton iterate, line-search begin and end.
+  void begin_step(const VecX& q);
+  void on_iterate(const VecX& q);
+  void begin_line_search(const VecX& q);
+  void end_line_search(const VecX& q);
+  /// Largest alpha in [0, 1] such that q + s dq is admissible for every term, 0 <= s <= alpha.
+  double max_feasible_step(const VecX& q, const VecX& dq) const;
+  /// False when some term finds q inadmissible (intersecting, inverted).
+  bool is_valid(const VecX& q) const;
+  /// Sum of the terms' energy_magnitude at q: the scale of U(q)'s rounding error over eps.
+  double energy_magnitude(const VecX& q) const;
+
+  /// Rebuilds the pattern when some term's stencils changed since the last build; true if so.
+  bool refresh_pattern();
+  /// Increments whenever the system pattern (and so mass(), pattern()) is rebuilt.
+  long pattern_version() const { return m_pattern_version; }
   /// Free part of a full vector.
   VecX restrict_vector(const VecX& full) const { return m_dofs.restrict_vector(full); }
 
@@ -65,8 +85,9 @@ class Model {
   double potential_energy(const VecX& q) const;
   /// g = dU/dq over free DOFs (the force is -g).
   void potential_gradient(const VecX& q, VecX& g) const;
-  /// K = d2U/dq2 over free DOFs, written into the shared pattern (K is resized if empty).
-  void stiffness(const VecX& q, SpMat& K, bool project_psd) const;
+  /// K = d2U/dq2 over free DOFs, written into the shared pattern (K takes the pattern if it has
+  /// another one). Refreshes the pattern first when a term's stencils changed.
+  void stiffness(const VecX& q, SpMat& K, bool project_psd);
   /// True when every term is quadratic: K is constant.
   bool is_quadratic() const;
 
@@ -86,7 +107,7 @@ class Model {
   void damping_matrix(const SpMat& current_stiffness, SpMat& D) const;
   /// D at q: assembles K(q) into `stiffness_work` only when the damping uses the current
   /// stiffness (projected if asked), then damping_matrix().
-  void damping_matrix_at(const VecX& q, bool project_psd, SpMat& stiffness_work, SpMat& D) const {
+  void damping_matrix_at(const VecX& q, bool project_psd, SpMat& stiffness_work, SpMat& D) {
     if (!m_damping.stiffness_at_rest && m_damping.stiffness != 0.0) {
       stiffness(q, stiffness_work, project_psd);
     }
@@ -111,6 +132,7 @@ class Model {
 
  private:
   void build_matrices();
+  long term_pattern_versions() const;
 
   VecX m_rest;
   VecX m_constrained;  ///< full vector whose constrained entries are the prescribed positions
@@ -120,7 +142,6 @@ class Model {
   bool m_lumped = true;
   VecX m_lumped_full;  ///< lumped mass per full DOF [kg] (tets + point masses)
   VecX m_point_mass;   ///< point masses per full DOF [kg] (zero without particles)
-  EdgeList m_edges;    ///< extra pattern stencils (springs)
   DofMap m_dofs;
   std::vector<std::unique_ptr<EnergyTerm>> m_terms;
   RayleighDamping m_damping;
@@ -128,6 +149,8 @@ class Model {
   SpMat m_mass;
   VecX m_lumped_free;
   SpMat m_rest_stiffness;  ///< filled when damping uses it
+  long m_pattern_version = 0;
+  long m_term_versions = 0;  ///< sum of the terms' pattern_version() at the last build
 };
 
 }  // namespace simrun

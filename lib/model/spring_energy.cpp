@@ -43,6 +43,10 @@ void SpringEnergy::add_gradient(const VecX& x, VecX& g) const {
   }
 }
 
+void SpringEnergy::add_stencils(StencilList& stencils) const {
+  for (const auto& spring : m_springs) stencils.push_back({spring[0], spring[1], -1, -1});
+}
+
 void SpringEnergy::bind(const SpMat& pattern, const DofMap& dofs) {
   m_slots = edge_slots(m_springs, dofs, pattern);
 }

@@ -25,6 +25,8 @@ class SpringEnergy final : public EnergyTerm {
   /// makes B, and so H, positive semidefinite (the standard mass-spring projection).
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
   bool is_quadratic() const override { return m_springs.empty(); }
+  /// Each spring couples its two particles.
+  void add_stencils(StencilList& stencils) const override;
 
   const EdgeList& springs() const { return m_springs; }
   const VecX& rest_lengths() const { return m_rest_length; }

@@ -283,9 +283,8 @@ BuiltModel build_model(const SceneConfig& scene) {
   DofMap dofs(n_vertices, fixed);
   require(dofs.num_free() > 0,
           "every vertex of the scene is constrained by 'dirichlet': nothing to simulate");
-  built.model =
-      std::make_unique<Model>(mesh.vertices, elements, density, scene.lumped_mass, point_mass,
-                              springs, std::move(dofs), std::move(terms), damping);
+  built.model = std::make_unique<Model>(mesh.vertices, elements, density, scene.lumped_mass,
+                                        point_mass, std::move(dofs), std::move(terms), damping);
 
   // Initial state: positions (twist) and velocities per object.
   VecX x0 = as_flat(initial_x);
@@ -317,6 +316,11 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newton.max_iterations = scene.integrator.newton.max_iterations;
   s.newton.line_search = scene.integrator.newton.line_search;
   s.step_halving = scene.integrator.newton.step_halving;
+  const std::string& projection = scene.integrator.newton.projection;
+  s.newton.projection = projection == "never"  ? HessianProjection::kNever
+                        : projection == "auto" ? HessianProjection::kAuto
+                                               : HessianProjection::kAlways;
+  s.linear_solver = linear_solver_factory(scene.solver.type);
   s.newmark_beta = scene.integrator.newmark_beta;
   s.newmark_gamma = scene.integrator.newmark_gamma;
   s.rho_inf = scene.integrator.rho_inf;

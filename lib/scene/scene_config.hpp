@@ -134,6 +134,7 @@ struct NewtonConfig {
   int max_iterations = 20;
   bool line_search = true;
   bool step_halving = false;  ///< thesis Ch. 4: halve h when Newton stalls (IntegratorSettings)
+  std::string projection = "always";  ///< "always" | "never" | "auto" (solve/newton.hpp)
 };
 
 struct IntegratorConfig {
@@ -142,6 +143,10 @@ struct IntegratorConfig {
   double newmark_beta = 0.25;  ///< newmark only
   double newmark_gamma = 0.5;  ///< newmark only
   double rho_inf = 0.5;        ///< generalized_alpha only
+};
+
+struct SolverConfig {
+  std::string type = "cholmod";  ///< a name of linear_solver_names()
 };
 
 struct OutputConfig {
@@ -161,6 +166,7 @@ struct SceneConfig {
   bool lumped_mass = true;  ///< "mass": "lumped" | "consistent"
   DampingConfig damping;
   IntegratorConfig integrator;
+  SolverConfig solver;
   OutputConfig output;
   int threads = 0;  ///< 0 = OpenMP default
 

@@ -9,10 +9,15 @@
 
 namespace simrun {
 
-GeneralizedEigenResult rest_modes(const Model& model, int count) {
+GeneralizedEigenResult rest_modes(Model& model, int count, GeneralizedEigenSolver& solver) {
   SpMat K;
   model.stiffness(model.restrict_vector(model.rest_positions()), K, /*project_psd=*/false);
-  return smallest_generalized_eigenpairs(K, model.mass(), count);
+  return solver.compute(K, model.mass(), count);
+}
+
+GeneralizedEigenResult rest_modes(Model& model, int count) {
+  GeneralizedEigenSolver solver;
+  return rest_modes(model, count, solver);
 }
 
 void write_modes(const std::filesystem::path& out_dir, const Model& model, const FrameData& frames,

@@ -8,8 +8,10 @@
 
 namespace simrun {
 
-/// Computes the `count` smallest modes at rest.
-GeneralizedEigenResult rest_modes(const Model& model, int count);
+/// Computes the `count` smallest modes at rest with `solver` (which keeps its analysis).
+GeneralizedEigenResult rest_modes(Model& model, int count, GeneralizedEigenSolver& solver);
+/// The same with a CHOLMOD-based solver of its own.
+GeneralizedEigenResult rest_modes(Model& model, int count);
 
 /// Writes modes.csv and one VTU per mode into out_dir. Frequencies are sqrt(max(lambda,0))/2pi.
 void write_modes(const std::filesystem::path& out_dir, const Model& model, const FrameData& frames,

@@ -85,13 +85,18 @@ class CholmodSolver final : public LinearSolver {
   CholmodSolver(const CholmodSolver&) = delete;
   CholmodSolver& operator=(const CholmodSolver&) = delete;
 
-  Status factorize(const SpMat& A) override;
+  Status factorize(const SpMat& A) override { return factorize_impl(A, /*allow_indefinite=*/true); }
+  Status factorize_positive_definite(const SpMat& A) override {
+    return factorize_impl(A, /*allow_indefinite=*/false);
+  }
   void solve(const VecX& b, VecX& x) override;
   void solve(const MatX& B, MatX& X) override;
   const LinearSolverStats& stats() const override { return m_stats; }
   void reset_stats() override { m_stats = {}; }
 
  private:
+  /// LL', then (when allowed) the LDL' and LU fallbacks.
+  Status factorize_impl(const SpMat& A, bool allow_indefinite);
   /// True when A's pattern differs from the one the cached symbolic factors were built for.
   bool pattern_changed(const SpMat& A) const;
   /// Non-owning CHOLMOD view of A (compressed), lower triangle referenced (stype = -1).
@@ -165,14 +170,13 @@ bool CholmodSolver::factor_numeric(cholmod_sparse& A, cholmod_factor* factor) {
   const Timer timer;
   const int ok = cholmod_factorize(&A, factor, &m_common);
   m_stats.factor_seconds += timer.seconds();
-  ++m_stats.factorizations;
   if (!ok || m_common.status == CHOLMOD_NOT_POSDEF || factor->minor < factor->n) return false;
   // Written so that a NaN pivot ratio fails.
   const double rcond = cholmod_rcond(factor, &m_common);
   return rcond >= kSingularRcond;
 }
 
-Status CholmodSolver::factorize(const SpMat& A_in) {
+Status CholmodSolver::factorize_impl(const SpMat& A_in, bool allow_indefinite) {
   if (A_in.rows() != A_in.cols()) throw std::invalid_argument("factorize: matrix is not square");
   const SpMat* A = &A_in;
   if (!A_in.isCompressed()) {
@@ -182,6 +186,7 @@ Status CholmodSolver::factorize(const SpMat& A_in) {
   }
   m_active = nullptr;
   m_lu_active = false;
+  ++m_stats.factorizations;
   cholmod_sparse view = view_of(*A);
 
   if (pattern_changed(*A)) {
@@ -196,6 +201,7 @@ Status CholmodSolver::factorize(const SpMat& A_in) {
     m_active = m_llt.get();
     return Status::kSuccess;
   }
+  if (!allow_indefinite) return Status::kNumericalIssue;
 
   // LL' failed: A is indefinite (or singular). First fallback: CHOLMOD's simplicial LDL'. It
   // needs nonzero, not positive, pivots in the fill-reducing order, which holds for the
@@ -219,7 +225,6 @@ Status CholmodSolver::factorize(const SpMat& A_in) {
   const Timer timer;
   m_lu.compute(SpMat(A->selfadjointView<Eigen::Lower>()));
   m_stats.factor_seconds += timer.seconds();
-  ++m_stats.factorizations;
   if (m_lu.info() == Eigen::Success) {
     m_lu_active = true;
     if (fallback_is_reliable(*A)) return Status::kSuccess;

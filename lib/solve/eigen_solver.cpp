@@ -9,44 +9,41 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/pattern_algebra.hpp"
 #include "core/timer.hpp"
 #include "solve/linear_solver.hpp"
 
 namespace simrun {
 namespace {
 
-/// Spectra's OpType for shift-invert mode: y = (K - sigma M)^{-1} x, factorized once per shift
-/// with the CHOLMOD solver (LDL' fallback included, so a shift inside the spectrum also works).
+/// Spectra's OpType for shift-invert mode: y = (K - sigma M)^{-1} x with a solver the caller
+/// factorized (LDL' fallback included, so a shift inside the spectrum also works). Spectra's
+/// constructor calls set_shift(), which does nothing: the factorization is done beforehand so
+/// that its symbolic analysis lives in the long-lived solver.
 class ShiftInvertOp {
  public:
   using Scalar = double;
 
-  ShiftInvertOp(const SpMat& K, const SpMat& M)
-      : m_K(K), m_M(M), m_solver(make_cholmod_solver()), m_x(K.rows()), m_y(K.rows()) {}
+  explicit ShiftInvertOp(LinearSolver& solver, Eigen::Index n)
+      : m_solver(solver), m_n(n), m_x(n), m_y(n) {}
 
-  Eigen::Index rows() const { return m_K.rows(); }
-  Eigen::Index cols() const { return m_K.cols(); }
-
-  /// Called by Spectra's constructor: factorizes K - sigma M (only lower triangles are read).
-  void set_shift(double sigma) {
-    const SpMat shifted = m_K - sigma * m_M;
-    m_status = m_solver->factorize(shifted);
-  }
+  Eigen::Index rows() const { return m_n; }
+  Eigen::Index cols() const { return m_n; }
+  void set_shift(double /*sigma*/) {}
 
   void perform_op(const double* x_in, double* y_out) const {
-    m_x = Eigen::Map<const VecX>(x_in, rows());
-    m_solver->solve(m_x, m_y);
-    Eigen::Map<VecX>(y_out, rows()) = m_y;
+    m_x = Eigen::Map<const VecX>(x_in, m_n);
+    m_solver.solve(m_x, m_y);
+    Eigen::Map<VecX>(y_out, m_n) = m_y;
+    ++m_products;
   }
-
-  Status status() const { return m_status; }
+  int products() const { return m_products; }
 
  private:
-  const SpMat& m_K;
-  const SpMat& m_M;
-  std::unique_ptr<LinearSolver> m_solver;  // pointer: perform_op is const for Spectra
-  mutable VecX m_x, m_y;                   // solve buffers, allocated once
-  Status m_status = Status::kNumericalIssue;
+  LinearSolver& m_solver;
+  Eigen::Index m_n;
+  mutable VecX m_x, m_y;  // solve buffers, allocated once
+  mutable int m_products = 0;
 };
 
 SpMat full_from_lower(const SpMat& A) { return A.selfadjointView<Eigen::Lower>(); }
@@ -117,8 +114,11 @@ Status from_spectra(Spectra::CompInfo info) {
 
 }  // namespace
 
-GeneralizedEigenResult smallest_generalized_eigenpairs(const SpMat& K, const SpMat& M, int count,
-                                                       const GeneralizedEigenSettings& settings) {
+GeneralizedEigenSolver::GeneralizedEigenSolver(LinearSolverFactory make_solver,
+                                               GeneralizedEigenSettings settings)
+    : m_solver(make_solver()), m_settings(settings) {}
+
+GeneralizedEigenResult GeneralizedEigenSolver::compute(const SpMat& K, const SpMat& M, int count) {
   const Timer timer;
   const Eigen::Index n = K.rows();
   if (K.cols() != n || M.rows() != n || M.cols() != n)
@@ -137,33 +137,48 @@ GeneralizedEigenResult smallest_generalized_eigenpairs(const SpMat& K, const SpM
   using OpType = ShiftInvertOp;
   using BOpType = Spectra::SparseSymMatProd<double, Eigen::Lower>;
   const double sigma = choose_shift(K, M);
-  OpType op(K, M);
-  BOpType bop(M);
-  const int default_ncv = std::max(2 * count + 1, 20);
-  const int ncv =
-      std::clamp(settings.ncv > 0 ? settings.ncv : default_ncv, count + 1, static_cast<int>(n));
-  // The constructor calls op.set_shift(sigma), i.e. the one factorization.
-  Spectra::SymGEigsShiftSolver<OpType, BOpType, Spectra::GEigsMode::ShiftInvert> eigs(
-      op, bop, count, ncv, sigma);
-
+  assign_combination(m_shifted, {{1.0, &K}, {-sigma, &M}});
   GeneralizedEigenResult result;
-  if (op.status() != Status::kSuccess) {
-    result.status = op.status();
+  result.status = m_solver->factorize(m_shifted);
+  if (result.status != Status::kSuccess) {
     result.seconds = timer.seconds();
     return result;
   }
-  eigs.init();
+  OpType op(*m_solver, n);
+  BOpType bop(M);
+  const int default_ncv = std::max(2 * count + 1, 20);
+  const int ncv =
+      std::clamp(m_settings.ncv > 0 ? m_settings.ncv : default_ncv, count + 1, static_cast<int>(n));
+  Spectra::SymGEigsShiftSolver<OpType, BOpType, Spectra::GEigsMode::ShiftInvert> eigs(
+      op, bop, count, ncv, sigma);
+  if (m_last_vectors.rows() == n && m_last_vectors.cols() > 0) {
+    // Warm start: the sum of the previous eigenvectors has a component along each of them, so
+    // the Krylov space of the shift-inverted operator holds the new ones after few products.
+    const VecX start = m_last_vectors.rowwise().sum();
+    eigs.init(start.data());
+    result.warm_started = true;
+  } else {
+    eigs.init();
+  }
   // Largest |nu| = 1/(lambda - sigma) are the eigenvalues closest to sigma, i.e. the smallest.
-  eigs.compute(Spectra::SortRule::LargestMagn, settings.max_iterations, settings.tolerance,
+  eigs.compute(Spectra::SortRule::LargestMagn, m_settings.max_iterations, m_settings.tolerance,
                Spectra::SortRule::SmallestAlge);
   result.status = from_spectra(eigs.info());
   result.iterations = static_cast<int>(eigs.num_iterations());
+  result.operator_products = op.products();
   result.values = eigs.eigenvalues();
   result.vectors = eigs.eigenvectors();
   const Status refined = rayleigh_ritz(K, M, result);
   if (refined != Status::kSuccess) result.status = refined;
+  if (result.status == Status::kSuccess) m_last_vectors = result.vectors;
   result.seconds = timer.seconds();
   return result;
+}
+
+GeneralizedEigenResult smallest_generalized_eigenpairs(const SpMat& K, const SpMat& M, int count,
+                                                       const GeneralizedEigenSettings& settings) {
+  GeneralizedEigenSolver solver(make_cholmod_solver, settings);
+  return solver.compute(K, M, count);
 }
 
 }  // namespace simrun

@@ -1,7 +1,10 @@
 #pragma once
 /// Smallest eigenpairs of the generalized symmetric problem K u = lambda M u.
+#include <memory>
+
 #include "core/status.hpp"
 #include "core/types.hpp"
+#include "solve/linear_solver.hpp"
 
 namespace simrun {
 
@@ -16,21 +19,45 @@ struct GeneralizedEigenSettings {
 
 struct GeneralizedEigenResult {
   Status status = Status::kSuccess;
-  VecX values;   ///< ascending
-  MatX vectors;  ///< columns, M-orthonormal: U^T M U = I
-  int iterations = 0;
+  VecX values;                ///< ascending
+  MatX vectors;               ///< columns, M-orthonormal: U^T M U = I
+  int iterations = 0;         ///< Lanczos restarts (Spectra iterations)
+  int operator_products = 0;  ///< applications of (K - sigma M)^-1 M (one back-solve each)
+  bool warm_started = false;  ///< Lanczos started from the previous call's eigenvectors
   double seconds = 0.0;
 };
 
 /// The `count` smallest eigenpairs of K u = lambda M u (K symmetric positive semidefinite, M
 /// symmetric positive definite), by Spectra shift-invert around a small negative shift with a
-/// CHOLMOD factorization of K - sigma M. Works for free bodies (rigid modes give lambda ~ 0).
-/// Only the lower triangles of K and M are read. sigma = -1e-8 max_i(K_ii / M_ii) (see
-/// eigen_solver.cpp for why). The converged Ritz vectors get a final Rayleigh-Ritz step, which
-/// makes them M-orthonormal and sorts them; if Spectra does not converge, status says so and
-/// fewer than `count` pairs may be returned. count == dimension uses a dense solver (tiny
-/// problems only); count < 1 or > dimension, mismatched sizes or a nonpositive M_ii throw
-/// std::invalid_argument.
+/// factorization of K - sigma M. Works for free bodies (rigid modes give lambda ~ 0). Only the
+/// lower triangles of K and M are read. sigma = -1e-8 max_i(K_ii / M_ii) (see eigen_solver.cpp
+/// for why). The converged Ritz vectors get a final Rayleigh-Ritz step, which makes them
+/// M-orthonormal and sorts them; if Spectra does not converge, status says so and fewer than
+/// `count` pairs may be returned. count == dimension uses a dense solver (tiny problems only);
+/// count < 1 or > dimension, mismatched sizes or a nonpositive M_ii throw std::invalid_argument.
+///
+/// The object keeps what the next call can reuse: the linear solver (its symbolic analysis is
+/// redone only when the pattern of K - sigma M changes) and the last eigenvectors, from which
+/// the next Lanczos run starts when the dimension is unchanged (warm start for the per-step
+/// eigensolves of SIERE and EigenFit, where K(q) changes little from step to step).
+class GeneralizedEigenSolver {
+ public:
+  explicit GeneralizedEigenSolver(LinearSolverFactory make_solver = make_cholmod_solver,
+                                  GeneralizedEigenSettings settings = {});
+  GeneralizedEigenResult compute(const SpMat& K, const SpMat& M, int count);
+  /// The next compute() starts Lanczos from a fixed vector again.
+  void forget_subspace() { m_last_vectors.resize(0, 0); }
+  const LinearSolverStats& solver_stats() const { return m_solver->stats(); }
+  const GeneralizedEigenSettings& settings() const { return m_settings; }
+
+ private:
+  std::unique_ptr<LinearSolver> m_solver;
+  GeneralizedEigenSettings m_settings;
+  SpMat m_shifted;      ///< K - sigma M (kept for its pattern)
+  MatX m_last_vectors;  ///< last eigenvectors (warm start)
+};
+
+/// One-off call of GeneralizedEigenSolver (a fresh solver, no warm start).
 GeneralizedEigenResult smallest_generalized_eigenpairs(
     const SpMat& K, const SpMat& M, int count, const GeneralizedEigenSettings& settings = {});
 

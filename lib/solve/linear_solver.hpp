@@ -1,21 +1,30 @@
 #pragma once
 /// Sparse symmetric linear solver interface. Only the lower triangle of A is read, so a fully
 /// stored symmetric matrix can be passed as is.
+#include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/status.hpp"
 #include "core/types.hpp"
 
 namespace simrun {
 
+/// What a solver did since it was made (or since reset_stats). One meaning for every solver and
+/// every integrator: `factorizations` counts factorize() calls (a fallback within one call is
+/// not a second factorization), `solves` counts solve() calls.
 struct LinearSolverStats {
   /// Symbolic factorizations: one per sparsity pattern, plus one for the LDLT fallback the first
   /// time a pattern needs it.
   int symbolic_analyses = 0;
-  int factorizations = 0;  ///< numeric factorizations
-  int solves = 0;
+  int factorizations = 0;  ///< factorize() calls (numeric factorization, or setup of a PCG)
+  int solves = 0;          ///< solve() calls
   int ldlt_fallbacks = 0;  ///< factorizations where LLT failed (not PD) and LDLT was used
   int lu_fallbacks = 0;    ///< of those, LDLT without pivoting was unusable and LU was used
+  int iterations = 0;      ///< iterative solvers: iterations over all solves (0 for direct)
+  double residual = 0.0;   ///< iterative solvers: relative residual of the last solve
   double symbolic_seconds = 0.0, factor_seconds = 0.0, solve_seconds = 0.0;
 };
 
@@ -26,6 +35,10 @@ class LinearSolver {
   /// A's sparsity pattern differs from the previous call's. Returns kNumericalIssue when A is
   /// singular (after the LDLT fallback, where the solver has one).
   virtual Status factorize(const SpMat& A) = 0;
+  /// Like factorize(), for a matrix the caller expects to be positive definite: when it is not,
+  /// returns kNumericalIssue at once instead of trying an indefinite fallback (so that Newton can
+  /// switch to a projected Hessian). Solvers without a cheaper test use factorize().
+  virtual Status factorize_positive_definite(const SpMat& A) { return factorize(A); }
   /// x = A^{-1} b with the last factorization. Throws std::logic_error when the last
   /// factorize() failed (there is no valid factor to solve with). b and x may alias.
   virtual void solve(const VecX& b, VecX& x) = 0;
@@ -35,10 +48,19 @@ class LinearSolver {
   virtual void reset_stats() = 0;
 };
 
+/// Makes the linear solvers an integrator or eigensolver owns (scene "solver").
+using LinearSolverFactory = std::function<std::unique_ptr<LinearSolver>()>;
+
 /// CHOLMOD supernodal Cholesky (LLT) with an LDLT fallback for indefinite matrices: CHOLMOD's
 /// simplicial LDL' (no pivoting), accepted after a backward-error check; if it hits a tiny pivot
 /// or is unstable, Eigen's SparseLU with partial pivoting. Matrices with a pivot ratio or
 /// condition estimate beyond 1e13 count as singular (kNumericalIssue).
 std::unique_ptr<LinearSolver> make_cholmod_solver();
+
+/// The factory of the solver registered under `name` (scene "solver": {"type": name}); throws
+/// InputError naming the registered ones otherwise.
+LinearSolverFactory linear_solver_factory(std::string_view name);
+/// Names of the registered linear solvers.
+std::vector<std::string> linear_solver_names();
 
 }  // namespace simrun

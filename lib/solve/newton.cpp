@@ -1,4 +1,4 @@
-/// Projected Newton with backtracking (Armijo) line search, see newton.hpp.
+/// Newton with backtracking line search, see newton.hpp.
 #include "solve/newton.hpp"
 
 #include <algorithm>
@@ -7,6 +7,8 @@
 
 namespace simrun {
 namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 /// Fallback direction when the Newton direction is unusable (factorization failed, or the LDL'
 /// fallback of an indefinite Hessian gave an ascent direction): Jacobi-scaled steepest descent,
@@ -26,17 +28,103 @@ void scaled_gradient_direction(const VecX& g, const SpMat& H, VecX& dx) {
   dx = -g.cwiseQuotient(d);
 }
 
+/// Assembles and factorizes the Newton matrix per settings.projection; true on success.
+bool factorize_newton_matrix(NewtonObjective& objective, const VecX& x, LinearSolver& solver,
+                             const NewtonSettings& settings, SpMat& H, NewtonStats& stats) {
+  const bool residual_mode = settings.mode == NewtonMode::kResidual;
+  switch (residual_mode ? HessianProjection::kNever : settings.projection) {
+    case HessianProjection::kAlways:
+      objective.hessian(x, H, true);
+      ++stats.projected_iterations;
+      return solver.factorize(H) == Status::kSuccess;
+    case HessianProjection::kNever:
+      objective.hessian(x, H, false);
+      return solver.factorize(H) == Status::kSuccess;
+    case HessianProjection::kAuto:
+      objective.hessian(x, H, false);
+      if (solver.factorize_positive_definite(H) == Status::kSuccess) return true;
+      objective.hessian(x, H, true);
+      ++stats.projected_iterations;
+      return solver.factorize(H) == Status::kSuccess;
+  }
+  return false;
+}
+
+/// Backtracking on Phi (minimization). Returns the accepted alpha, or 0 when none was found;
+/// x_trial and f_trial hold the accepted point and its value.
+double armijo_line_search(NewtonObjective& objective, const VecX& x, double f0, const VecX& g,
+                          const VecX& dx, const NewtonSettings& settings, VecX& x_trial,
+                          double& f_trial, NewtonStats& stats) {
+  const double slope = g.dot(dx);  // < 0
+  // Near convergence the predicted decrease drops below the rounding error of Phi, so Armijo
+  // compares against an energy known only to its noise level; accept changes within it instead
+  // of halving forever. The cheap bound 16 eps |Phi| is tried first; when a trial fails it, the
+  // bound from the terms' magnitudes (whose rounding errors Phi sums by cancellation) is used.
+  double noise = 16.0 * kEps * std::abs(f0);
+  bool magnitude_noise = false;
+  double alpha = std::min(1.0, objective.max_step(x, dx));
+  if (!(alpha > 0.0)) return 0.0;
+  for (int halvings = 0;; ++halvings) {
+    x_trial = x + alpha * dx;
+    // An invalid or non-finite trial (an inverted element) just means the step is too long.
+    const double f = objective.is_valid(x_trial) ? objective.value(x_trial)
+                                                 : std::numeric_limits<double>::infinity();
+    const double bound = f0 + settings.armijo * alpha * slope;
+    if (std::isfinite(f) && f > bound + noise && !magnitude_noise) {
+      magnitude_noise = true;
+      noise = std::max(noise, kArmijoNoiseFactor * kEps * objective.value_magnitude(x));
+    }
+    if (std::isfinite(f) && f <= bound + noise) {
+      f_trial = f;
+      return alpha;
+    }
+    if (halvings >= settings.max_line_search_steps) return 0.0;
+    alpha *= 0.5;
+    ++stats.line_search_steps;
+  }
+}
+
+/// Backtracking on the merit m = residual_norm(r)^2 / 2 (residual mode). Returns alpha or 0;
+/// x_trial and r_trial hold the accepted point and its residual.
+double merit_line_search(NewtonObjective& objective, const VecX& x, double merit0, const VecX& dx,
+                         const NewtonSettings& settings, VecX& x_trial, VecX& r_trial,
+                         NewtonStats& stats) {
+  double alpha = std::min(1.0, objective.max_step(x, dx));
+  if (!(alpha > 0.0)) return 0.0;
+  for (int halvings = 0;; ++halvings) {
+    x_trial = x + alpha * dx;
+    if (objective.is_valid(x_trial)) {
+      objective.gradient(x_trial, r_trial);
+      const double norm = objective.residual_norm(r_trial);
+      const double merit = 0.5 * norm * norm;
+      // With an exact Jacobian the merit's slope along dx is -2 merit0.
+      if (std::isfinite(merit) && merit <= (1.0 - 2.0 * settings.armijo * alpha) * merit0)
+        return alpha;
+    }
+    if (halvings >= settings.max_line_search_steps) return 0.0;
+    alpha *= 0.5;
+    ++stats.line_search_steps;
+  }
+}
+
 }  // namespace
 
-NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& solver,
-                            const NewtonSettings& settings, SpMat* hessian_workspace) {
+double NewtonObjective::value_magnitude(const VecX& x) { return std::abs(value(x)); }
+
+NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solver,
+                         const NewtonSettings& settings, NewtonWorkspace& workspace) {
   NewtonStats stats;
-  VecX g(x.size()), dx(x.size()), x_trial(x.size());
-  SpMat local_hessian;
-  SpMat& H = hessian_workspace ? *hessian_workspace : local_hessian;
+  const bool residual_mode = settings.mode == NewtonMode::kResidual;
+  VecX g(x.size()), dx(x.size()), x_trial(x.size()), g_trial;
+  SpMat& H = workspace.H;
+  double f_x = 0.0;        // Phi(x), when known
+  bool f_x_known = false;  // Phi(x) is known from the accepted trial of the last line search
+  bool g_x_known = false;  // g holds the residual at x (residual mode's line search)
+  objective.on_iterate(x);
 
   for (;;) {
-    objective.gradient(x, g);
+    if (!g_x_known) objective.gradient(x, g);
+    g_x_known = false;
     stats.residual = objective.residual_norm(g);
     if (!g.allFinite() || !std::isfinite(stats.residual)) {
       stats.status = Status::kNumericalIssue;
@@ -51,15 +139,25 @@ NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& s
       return stats;
     }
 
-    objective.hessian(x, H);
     bool newton_direction = false;
-    if (solver.factorize(H) == Status::kSuccess) {
+    bool factorized = settings.reuse_factorization && workspace.factorized;
+    if (!factorized) {
+      factorized = factorize_newton_matrix(objective, x, solver, settings, H, stats);
+      workspace.factorized = factorized;
+    }
+    if (factorized) {
       solver.solve(g, dx);
       dx = -dx;
-      // Strict descent; NaN in dx fails the test too.
-      newton_direction = g.dot(dx) < 0.0;
+      // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails the test too.
+      newton_direction = residual_mode ? dx.allFinite() : g.dot(dx) < 0.0;
     }
-    if (!newton_direction) scaled_gradient_direction(g, H, dx);
+    if (!newton_direction) {
+      if (settings.reuse_factorization || residual_mode) {
+        stats.status = factorized ? Status::kNotConverging : Status::kNumericalIssue;
+        return stats;
+      }
+      scaled_gradient_direction(g, H, dx);
+    }
     ++stats.iterations;
 
     // Step-size convergence only for true Newton steps: a step below the tolerance is taken
@@ -67,45 +165,52 @@ NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& s
     if (newton_direction && settings.step_tolerance > 0.0 &&
         dx.lpNorm<Eigen::Infinity>() <= settings.step_tolerance) {
       x += dx;
+      objective.on_iterate(x);
       stats.status = Status::kSuccess;
       return stats;
     }
 
     if (!settings.line_search) {
       x += dx;
+      f_x_known = false;
+      objective.on_iterate(x);
       continue;
     }
 
-    const double f0 = objective.value(x);
-    if (!std::isfinite(f0)) {
-      stats.status = Status::kNumericalIssue;
-      return stats;
-    }
-    const double slope = g.dot(dx);  // < 0
-    // Near convergence the predicted decrease drops below the roundoff of Phi itself, so Armijo
-    // compares against an energy that is only known to a few ulps; accept changes within that
-    // noise floor instead of halving forever.
-    const double noise = 16.0 * std::numeric_limits<double>::epsilon() * std::abs(f0);
-    double alpha = 1.0;
-    bool accepted = false;
-    for (int halvings = 0;; ++halvings) {
-      x_trial = x + alpha * dx;
-      const double f = objective.value(x_trial);
-      // A non-finite trial energy (e.g. an inverted element) just means the step is too long.
-      if (std::isfinite(f) && f <= f0 + settings.armijo * alpha * slope + noise) {
-        accepted = true;
-        break;
+    objective.begin_line_search(x);
+    double alpha = 0.0;
+    if (residual_mode) {
+      const double merit0 = 0.5 * stats.residual * stats.residual;
+      alpha = merit_line_search(objective, x, merit0, dx, settings, x_trial, g_trial, stats);
+    } else {
+      if (!f_x_known) f_x = objective.value(x);
+      if (!std::isfinite(f_x)) {
+        objective.end_line_search(x);
+        stats.status = Status::kNumericalIssue;
+        return stats;
       }
-      if (halvings >= settings.max_line_search_steps) break;
-      alpha *= 0.5;
-      ++stats.line_search_steps;
+      alpha = armijo_line_search(objective, x, f_x, g, dx, settings, x_trial, f_x, stats);
     }
-    if (!accepted) {
+    if (!(alpha > 0.0)) {
+      objective.end_line_search(x);
       stats.status = Status::kNotConverging;
       return stats;
     }
     x.swap(x_trial);
+    f_x_known = !residual_mode;
+    if (residual_mode) {
+      g.swap(g_trial);
+      g_x_known = true;
+    }
+    objective.end_line_search(x);
+    objective.on_iterate(x);
   }
+}
+
+NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& solver,
+                            const NewtonSettings& settings) {
+  NewtonWorkspace workspace;
+  return newton_solve(objective, x, solver, settings, workspace);
 }
 
 }  // namespace simrun

@@ -1,54 +1,117 @@
 #pragma once
-/// Projected Newton with backtracking line search for min_x Phi(x) (incremental potentials).
+/// Newton's method for the implicit stages: minimization of an incremental potential Phi with a
+/// backtracking line search, or (NewtonMode::kResidual) Newton on a residual r(x) = 0 with a
+/// merit-function line search for forces that have no potential (EigenFit's corrected force,
+/// non-integrable damping). The only Newton iteration in simrun: every integrator reaches it
+/// through integrate/implicit_stage.
 #include "core/status.hpp"
 #include "core/types.hpp"
 #include "solve/linear_solver.hpp"
 
 namespace simrun {
 
-/// The function being minimized. The Hessian must be symmetric positive (semi)definite where the
-/// caller wants Newton directions (terms project their element Hessians when asked).
+/// Which Hessian Newton factorizes (scene "integrator.newton.projection").
+enum class HessianProjection {
+  kAlways,  ///< per-element PSD projection every iteration (robust; linear convergence near x*)
+  kNever,   ///< the true Hessian (an indefinite one goes to the solver's LDL^T fallback)
+  kAuto,    ///< the true Hessian while it is positive definite, the projected one otherwise
+};
+
+enum class NewtonMode {
+  kMinimize,  ///< minimize value(); gradient() is its gradient
+  kResidual,  ///< drive gradient() (a residual r) to zero; value() is not used
+};
+
+/// The function being minimized, or the residual being zeroed. value(x) must depend on x only
+/// (the hooks may update caches, never the function).
 class NewtonObjective {
  public:
   virtual ~NewtonObjective() = default;
+  /// Phi(x) (minimization mode only).
   virtual double value(const VecX& x) = 0;
+  /// grad Phi(x), or the residual r(x).
   virtual void gradient(const VecX& x, VecX& g) = 0;
-  /// Fills H (the same sparsity pattern every call, so symbolic analysis is reused).
-  virtual void hessian(const VecX& x, SpMat& H) = 0;
-  /// The norm used for the convergence test; by default the 2-norm of the gradient.
+  /// The Hessian of Phi (the Jacobian of r) into H, element-wise PSD-projected when `project`.
+  /// Keeps H's pattern between calls when it can (symbolic analyses are reused).
+  virtual void hessian(const VecX& x, SpMat& H, bool project) = 0;
+  /// The norm used for the convergence test; by default the 2-norm.
   virtual double residual_norm(const VecX& g) const { return g.norm(); }
+  /// The scale of value(x)'s rounding error over eps (see EnergyTerm::energy_magnitude).
+  virtual double value_magnitude(const VecX& x);
+  /// Largest alpha in [0, 1] with x + s dx admissible for 0 <= s <= alpha (CCD, inversion).
+  virtual double max_step(const VecX& /*x*/, const VecX& /*dx*/) { return 1.0; }
+  /// False for an inadmissible trial point (the line search then shortens the step).
+  virtual bool is_valid(const VecX& /*x*/) { return true; }
+  /// Called with the start point of every line search and with the point it accepted.
+  virtual void begin_line_search(const VecX& /*x*/) {}
+  virtual void end_line_search(const VecX& /*x*/) {}
+  /// Called with the initial guess and every accepted iterate.
+  virtual void on_iterate(const VecX& /*x*/) {}
 };
 
 struct NewtonSettings {
   double tolerance = 1e-6;    ///< converged when residual_norm(g) <= tolerance
   double step_tolerance = 0;  ///< or when max|dx| <= step_tolerance (0 disables)
   int max_iterations = 20;
-  bool line_search = true;  ///< backtracking (Armijo) on Phi; off = full Newton steps
+  bool line_search = true;  ///< backtracking (Armijo) on Phi or on the merit; off = full steps
   int max_line_search_steps = 30;
   double armijo = 1e-4;  ///< sufficient decrease constant c1
+  HessianProjection projection = HessianProjection::kAlways;
+  NewtonMode mode = NewtonMode::kMinimize;
+  /// Simplified Newton: factorize once (when the workspace holds no factorization yet) and
+  /// solve with that factorization at every iteration. A direction that is not a descent
+  /// direction then ends the solve with kNotConverging (the caller falls back to full Newton).
+  bool reuse_factorization = false;
 };
 
 struct NewtonStats {
   Status status = Status::kSuccess;
-  int iterations = 0;         ///< Newton iterations (Hessian solves)
-  int line_search_steps = 0;  ///< step halvings over all iterations
-  double residual = 0.0;      ///< residual_norm at exit
+  int iterations = 0;            ///< Newton iterations (linear solves)
+  int line_search_steps = 0;     ///< step halvings over all iterations
+  int projected_iterations = 0;  ///< iterations that used the PSD-projected Hessian
+  double residual = 0.0;         ///< residual_norm at exit
 };
 
-/// Minimizes `objective` from the initial guess x (overwritten with the result).
-/// Each iteration: g = grad Phi(x); stop with kSuccess when residual_norm(g) <= tolerance;
-/// dx = -H^{-1} g. When the factorization fails or dx is not a descent direction
-/// (g.dot(dx) >= 0), dx falls back to Jacobi-scaled steepest descent dx_i = -g_i / |H_ii|, a
-/// descent direction with displacement units, so an indefinite Hessian slows Newton down
-/// instead of aborting the time step. A Newton step with max|dx| <= step_tolerance ends with
-/// kSuccess (x is left before that step). Line search: alpha = 1, 1/2, 1/4, ... until
-/// Phi(x + alpha dx) <= Phi(x) + armijo alpha g.dx (up to a 16 ulp noise floor on Phi);
-/// more than max_line_search_steps halvings -> kNotConverging. Non-finite g or Phi(x) ->
-/// kNumericalIssue; a non-finite trial Phi only shortens the step. max_iterations reached ->
-/// kNotConverging. stats.residual is the residual of the returned x.
-/// `hessian_workspace`, when given, holds the Hessian between calls so its pattern is not
-/// reallocated (and copied) for every minimization.
+/// What a Newton solve keeps between calls: the Hessian (its pattern is not reallocated) and
+/// whether the solver holds a factorization that reuse_factorization may use.
+struct NewtonWorkspace {
+  SpMat H;
+  bool factorized = false;
+};
+
+/// The rounding-noise allowance of the Armijo test: energy changes within
+/// kArmijoNoiseFactor * eps * value_magnitude(x) of the predicted decrease are accepted.
+/// Measured on converged backward-Euler steps of a 1 m cantilever (linear, StVK, neo-Hookean):
+/// the evaluation noise of U was at most 0.0064 times eps * energy_magnitude (and up to 390
+/// times eps |U|), so a factor of 1 covers the difference of two noisy values many times over
+/// while keeping the allowance as small as the bound allows.
+inline constexpr double kArmijoNoiseFactor = 1.0;
+
+/// Solves from the initial guess x (overwritten with the result; on failure x is the last
+/// accepted iterate). Each iteration: g = gradient(x); stop with kSuccess when
+/// residual_norm(g) <= tolerance; otherwise a direction dx = -H^{-1} g.
+///
+/// Minimization: when the factorization fails or dx is not a descent direction (g.dx >= 0),
+/// dx falls back to Jacobi-scaled steepest descent dx_i = -g_i / |H_ii|, so an indefinite
+/// Hessian slows Newton down instead of aborting the time step. A Newton step with
+/// max|dx| <= step_tolerance is taken and ends with kSuccess. Line search: alpha starts at
+/// min(1, max_step(x, dx)) and halves until x + alpha dx is valid and
+/// Phi(x + alpha dx) <= Phi(x) + armijo alpha g.dx + noise, where noise covers Phi's rounding
+/// error: 16 eps |Phi(x)|, or kArmijoNoiseFactor eps value_magnitude(x) when that is larger
+/// (evaluated only when the first test fails). More than max_line_search_steps halvings ->
+/// kNotConverging; non-finite g or Phi(x) -> kNumericalIssue; a non-finite trial Phi only
+/// shortens the step.
+///
+/// Residual mode: dx = -J^{-1} r (J from hessian(x, J, false); the linear solvers read its lower
+/// triangle, so J must be symmetric or a symmetric approximation), and the line search asks
+/// m(x + alpha dx) <= (1 - 2 armijo alpha) m(x) for the merit m = residual_norm(r)^2 / 2.
+///
+/// max_iterations reached -> kNotConverging. stats.residual is the residual of the returned x.
+NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solver,
+                         const NewtonSettings& settings, NewtonWorkspace& workspace);
+
+/// newton_solve with a workspace of its own (nothing kept between calls).
 NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& solver,
-                            const NewtonSettings& settings, SpMat* hessian_workspace = nullptr);
+                            const NewtonSettings& settings);
 
 }  // namespace simrun

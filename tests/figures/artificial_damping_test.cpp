@@ -64,7 +64,7 @@ double closed_form_d_over_w(const std::string& m, double theta) {
 /// Measured d/w of integrator `name` at h w = theta.
 double measured_d_over_w(const std::string& name, double theta) {
   static const testing::Cantilever osc;
-  const Model& model = osc.model();
+  Model& model = osc.model();
   const double w = osc.omega[0];
   const double h = theta / w;
   const VecX phi = osc.modes.col(0);  // M-orthonormal

@@ -105,7 +105,7 @@ TEST(Sdirk2, OneFactorizationPerStepOnLinearBody) {
     // The stage matrix once per step; M^-1 for F(u_n) needs no factorization (lumped mass).
     ASSERT_TRUE(osc.model().mass_is_lumped());
     EXPECT_EQ(stats.factorizations, 1) << "step " << i;
-    EXPECT_EQ(stats.newton_iterations, 2) << "step " << i;  // one exact Newton step per stage
+    EXPECT_EQ(stats.newton_iters, 2) << "step " << i;  // one exact Newton step per stage
   }
 }
 

@@ -26,9 +26,9 @@ TEST(InfeasibleGuess, NeoHookeanBarRushingIntoItsFixedEndStillSteps) {
       elements, std::shared_ptr<const Material>(make_material("neohookean")),
       std::vector<LameParameters>(mesh.num_tets(), lame_from_young_poisson(1e6, 0.3)),
       mesh.num_vertices()));
-  const Model model(mesh.vertices, elements, VecX::Constant(mesh.num_tets(), 1000.0), true,
-                    DofMap(mesh.num_vertices(), select_vertices(mesh.vertices, fixed_end)),
-                    std::move(terms), RayleighDamping{});
+  Model model(mesh.vertices, elements, VecX::Constant(mesh.num_tets(), 1000.0), true,
+              DofMap(mesh.num_vertices(), select_vertices(mesh.vertices, fixed_end)),
+              std::move(terms), RayleighDamping{});
   for (const char* name : {"be", "im", "bdf2", "tr_bdf2", "sdirk2"}) {
     State state;
     state.q = model.restrict_vector(model.rest_positions());

@@ -41,7 +41,7 @@ struct Cantilever {
     omega = eig.eigenvalues().cwiseSqrt();
     modes = eig.eigenvectors();
   }
-  const Model& model() const { return *box.model; }
+  Model& model() const { return *box.model; }
 
   /// Exact state at t from modal displacement c and modal velocity d at t = 0 (vectors over
   /// modes): q_i'' + 2 zeta_i omega_i q_i' + omega_i^2 q_i = 0, underdamped.

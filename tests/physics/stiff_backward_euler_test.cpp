@@ -21,7 +21,7 @@ TEST(StiffBackwardEuler, SteelCantileverConvergesEveryStep) {
       StepStats stats;
       ASSERT_EQ(be->step(*built.model, state, dt, stats), Status::kSuccess)
           << "dt " << dt << " step " << step;
-      EXPECT_LE(stats.newton_iterations, 3);  // linear forces: one Newton step solves it
+      EXPECT_LE(stats.newton_iters, 3);  // linear forces: one Newton step solves it
     }
     // The tip sags under gravity (static deflection of this bar is ~7e-6 m).
     EXPECT_TRUE(state.q.allFinite());

@@ -32,12 +32,12 @@ TEST(SceneOverrides, AppliedBeforeValidation) {
   SceneFolder dir;
   const auto file = dir.write("s.json", minimal_scene());
   const SceneConfig s = parse_scene(
-      file, {"/objects/0/material/E=2.5e6", "/integrator/type=\"siere\"",
+      file, {"/objects/0/material/E=2.5e6", "/integrator/type=\"tr_bdf2\"",
              "/objects/0/material/model=neohookean", "/objects/0/mesh/box/cells/0=8",
              "/time={\"steps\": 3}", "/objects/0/dirichlet/-={\"select\": {\"side\": \"+x\"}}",
              "/output/dir=results"});
   EXPECT_EQ(s.objects[0].material.E, 2.5e6);                         // number
-  EXPECT_EQ(s.integrator.type, "siere");                             // JSON string
+  EXPECT_EQ(s.integrator.type, "tr_bdf2");                           // JSON string
   EXPECT_EQ(s.objects[0].material.model, "neohookean");              // bare word
   EXPECT_EQ(s.objects[0].mesh.box_cells, Eigen::Vector3i(8, 1, 1));  // array index
   EXPECT_EQ(s.time.steps, 3);  // object replaced, then defaults
@@ -45,7 +45,7 @@ TEST(SceneOverrides, AppliedBeforeValidation) {
   ASSERT_EQ(s.objects[0].dirichlet.size(), 2u);  // appended
   EXPECT_EQ(s.objects[0].dirichlet[1].select.side, "+x");
   EXPECT_EQ(s.output.dir, dir.root() / "results");  // relative to the scene file
-  EXPECT_EQ(s.normalized["integrator"]["type"], "siere");
+  EXPECT_EQ(s.normalized["integrator"]["type"], "tr_bdf2");
 }
 
 TEST(SceneOverrides, BadPointersAndValuesAreReported) {

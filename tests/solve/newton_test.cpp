@@ -39,7 +39,7 @@ class QuarticChain : public NewtonObjective {
         m_L * x;
     residuals.push_back(g.norm());
   }
-  void hessian(const VecX& x, SpMat& H) override {
+  void hessian(const VecX& x, SpMat& H, bool /*project*/) override {
     H = m_L;  // its pattern contains the diagonal, so every call has the same pattern
     for (int i = 0; i < x.size(); ++i)
       H.coeffRef(i, i) += 12.0 * m_a[i] * x[i] * x[i] + 2.0 * m_b[i];
@@ -122,7 +122,7 @@ class SoftAbs : public NewtonObjective {
     g.resize(x.size());
     for (int i = 0; i < x.size(); ++i) g[i] = x[i] / std::hypot(1.0, x[i]) + mu * x[i];
   }
-  void hessian(const VecX& x, SpMat& H) override {
+  void hessian(const VecX& x, SpMat& H, bool /*project*/) override {
     VecX d(x.size());
     for (int i = 0; i < x.size(); ++i) d[i] = std::pow(std::hypot(1.0, x[i]), -3.0) + mu;
     H = test::diagonal(d);
@@ -159,7 +159,7 @@ class DoubleWell : public NewtonObjective {
     return (0.25 * x.array().pow(4) - 0.5 * x.array().square()).sum();
   }
   void gradient(const VecX& x, VecX& g) override { g = (x.array().cube() - x.array()).matrix(); }
-  void hessian(const VecX& x, SpMat& H) override {
+  void hessian(const VecX& x, SpMat& H, bool /*project*/) override {
     H = test::diagonal((3.0 * x.array().square() - 1.0).matrix());
   }
 };
@@ -185,7 +185,9 @@ class NanGradient : public NewtonObjective {
   void gradient(const VecX& x, VecX& g) override {
     g = VecX::Constant(x.size(), std::numeric_limits<double>::quiet_NaN());
   }
-  void hessian(const VecX& x, SpMat& H) override { H = test::diagonal(VecX::Ones(x.size())); }
+  void hessian(const VecX& x, SpMat& H, bool /*project*/) override {
+    H = test::diagonal(VecX::Ones(x.size()));
+  }
 };
 
 TEST(Newton, NanReportsNumericalIssue) {

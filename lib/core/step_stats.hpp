@@ -1,0 +1,61 @@
+#pragma once
+/// What one time step did: named counters that define the columns of stats.csv.
+///
+/// A new counter is one line in SIMRUN_STEP_COUNTERS: its stats.csv column name (also the member
+/// name), how the values of several solves in one step combine, and what it counts. Every counter
+/// is a double (counts stay exact far beyond any run length).
+#include <array>
+#include <string_view>
+
+namespace simrun {
+
+/// How a counter combines over the solves of one step (stages, halved sub-steps).
+enum class CounterCombine {
+  kSum,   ///< counts: add
+  kLast,  ///< state at the end of the step (the last solve's residual)
+  kMin,   ///< smallest value seen (distances)
+  kMax,   ///< largest value seen
+};
+
+// clang-format off
+#define SIMRUN_STEP_COUNTERS(X)                                                                    \
+  X(newton_iters,      kSum,  "Newton iterations (one linear solve of a Newton system each)")      \
+  X(line_search_steps, kSum,  "step-length reductions in Newton line searches")                    \
+  X(factorizations,    kSum,  "numeric factorizations (one per factorize call, fallbacks included)") \
+  X(solves,            kSum,  "linear solves with a factorization (one per right-hand-side block)") \
+  X(ldlt_fallbacks,    kSum,  "factorizations that found the matrix not positive definite")        \
+  X(residual,          kLast, "residual norm at the end of the step's last Newton solve")
+// clang-format on
+
+struct StepStats {
+#define SIMRUN_DECLARE_COUNTER(name, combine, doc) double name = 0.0;
+  SIMRUN_STEP_COUNTERS(SIMRUN_DECLARE_COUNTER)
+#undef SIMRUN_DECLARE_COUNTER
+
+  struct Counter {
+    std::string_view name;
+    double StepStats::*member;
+    CounterCombine combine;
+    std::string_view doc;
+  };
+#define SIMRUN_COUNTER_INFO(name, combine, doc) \
+  Counter{#name, &StepStats::name, CounterCombine::combine, doc},
+  static constexpr std::array kCounters = {SIMRUN_STEP_COUNTERS(SIMRUN_COUNTER_INFO)};
+#undef SIMRUN_COUNTER_INFO
+
+  /// Folds the counters of a later part of the same step into this one (per CounterCombine).
+  void merge(const StepStats& later) {
+    for (const Counter& c : kCounters) {
+      double& mine = this->*c.member;
+      const double theirs = later.*c.member;
+      switch (c.combine) {
+        case CounterCombine::kSum: mine += theirs; break;
+        case CounterCombine::kLast: mine = theirs; break;
+        case CounterCombine::kMin: mine = mine < theirs ? mine : theirs; break;
+        case CounterCombine::kMax: mine = mine > theirs ? mine : theirs; break;
+      }
+    }
+  }
+};
+
+}  // namespace simrun

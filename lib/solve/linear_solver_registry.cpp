@@ -1,0 +1,45 @@
+/// The linear solvers a scene can choose ("solver": {"type": ...}).
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/string_distance.hpp"
+#include "solve/linear_solver.hpp"
+
+namespace simrun {
+
+namespace {
+
+struct RegisteredSolver {
+  const char* name;
+  LinearSolverFactory make;
+};
+
+const std::vector<RegisteredSolver>& registry() {
+  static const std::vector<RegisteredSolver> entries = {
+      {"cholmod", [] { return make_cholmod_solver(); }},
+  };
+  return entries;
+}
+
+}  // namespace
+
+std::vector<std::string> linear_solver_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : registry()) names.emplace_back(entry.name);
+  return names;
+}
+
+LinearSolverFactory linear_solver_factory(std::string_view name) {
+  for (const auto& entry : registry()) {
+    if (name == entry.name) return entry.make;
+  }
+  std::string message = "unknown linear solver '" + std::string(name) + "' (available:";
+  for (const auto& n : linear_solver_names()) message += " " + n;
+  message += ")";
+  if (auto near = nearest_name(name, linear_solver_names()); !near.empty())
+    message += "; did you mean '" + near + "'?";
+  throw InputError(message);
+}
+
+}  // namespace simrun

@@ -1,0 +1,42 @@
+#include "solve/low_rank_update.hpp"
+
+#include <stdexcept>
+
+namespace simrun {
+
+Status LowRankUpdate::setup(LinearSolver& base, const MatX& U, const MatX& C) {
+  return setup(base, U, C, U);
+}
+
+Status LowRankUpdate::setup(LinearSolver& base, const MatX& U, const MatX& C, const MatX& V) {
+  if (U.cols() != C.rows() || C.rows() != C.cols() || V.cols() != C.cols() ||
+      V.rows() != U.rows())
+    throw std::invalid_argument("LowRankUpdate: U (n x k), C (k x k), V (n x k) do not match");
+  m_base = &base;
+  if (U.cols() == 0) {
+    m_Z.resize(U.rows(), 0);
+    return Status::kSuccess;
+  }
+  base.solve(U, m_Z);
+  m_CVt = C * V.transpose();
+  const Eigen::Index k = U.cols();
+  const MatX capacitance = MatX::Identity(k, k) + m_CVt * m_Z;
+  m_capacitance.compute(capacitance);
+  // PartialPivLU does not report singularity: check the pivots against the matrix scale.
+  const double scale = capacitance.cwiseAbs().maxCoeff();
+  const double smallest_pivot = m_capacitance.matrixLU().diagonal().cwiseAbs().minCoeff();
+  if (!m_Z.allFinite() || !(smallest_pivot > 1e-13 * scale)) return Status::kNumericalIssue;
+  return Status::kSuccess;
+}
+
+void LowRankUpdate::solve(const VecX& b, VecX& x) {
+  if (!m_base) throw std::logic_error("LowRankUpdate::solve before setup");
+  m_base->solve(b, m_work);  // y = A^-1 b
+  if (m_Z.cols() > 0) {
+    const VecX w = m_capacitance.solve(m_CVt * m_work);
+    m_work.noalias() -= m_Z * w;
+  }
+  x = m_work;
+}
+
+}  // namespace simrun

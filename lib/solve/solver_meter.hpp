@@ -1,0 +1,29 @@
+#pragma once
+/// Counts what a linear solver does during a scope into a step's counters, so that
+/// `factorizations`, `solves` and `ldlt_fallbacks` mean the same for every integrator: the
+/// solver's own count of factorize() and solve() calls.
+#include "core/step_stats.hpp"
+#include "solve/linear_solver.hpp"
+
+namespace simrun {
+
+class SolverMeter {
+ public:
+  SolverMeter(const LinearSolver& solver, StepStats& stats)
+      : m_solver(solver), m_stats(stats), m_before(solver.stats()) {}
+  ~SolverMeter() {
+    const LinearSolverStats& after = m_solver.stats();
+    m_stats.factorizations += after.factorizations - m_before.factorizations;
+    m_stats.solves += after.solves - m_before.solves;
+    m_stats.ldlt_fallbacks += after.ldlt_fallbacks - m_before.ldlt_fallbacks;
+  }
+  SolverMeter(const SolverMeter&) = delete;
+  SolverMeter& operator=(const SolverMeter&) = delete;
+
+ private:
+  const LinearSolver& m_solver;
+  StepStats& m_stats;
+  LinearSolverStats m_before;
+};
+
+}  // namespace simrun
