@@ -13,6 +13,7 @@
 #include "scene/factory.hpp"
 #include "scene/parse_scene.hpp"
 #include "sim/modes.hpp"
+#include "sim/output_observers.hpp"
 
 namespace simrun::app {
 
@@ -64,15 +65,17 @@ int run_command(const CommonOptions& options, int steps_override) {
   for (const auto& note : notes) log << note << "\n";
   log.flush();
 
+  add_output_observers(*simulation, settings);
+  const long expected_steps = settings.clock().expected_steps();
   std::unique_ptr<ProgressReporter> progress;
   if (!options.quiet) {
-    progress =
-        std::make_unique<ProgressReporter>(std::cerr, settings.steps, stream_is_terminal(stderr));
+    progress = std::make_unique<ProgressReporter>(std::cerr, static_cast<int>(expected_steps),
+                                                  stream_is_terminal(stderr));
   }
   RunResult result;
   try {
-    result = simulation->run(settings, [&](int step) {
-      if (progress) progress->update(step);
+    result = simulation->run(settings, [&](long step) {
+      if (progress) progress->update(static_cast<int>(step));
     });
   } catch (const std::exception& e) {
     // The contract allows only finished | diverged | failed in run.json: record the failure
@@ -93,14 +96,15 @@ int run_command(const CommonOptions& options, int steps_override) {
                             {"stepping", result.seconds_stepping},
                             {"output", result.seconds_output}};
   const Model& model = simulation->model();
-  record["counts"] = {{"steps_requested", settings.steps},
+  record["counts"] = {{"steps_requested", expected_steps},
                       {"steps_done", result.steps_done},
+                      {"t_end", result.t_end},
                       {"frames", result.frames_written},
                       {"vertices", model.num_vertices()},
                       {"free_dofs", model.num_free()}};
   write_run_record(settings.out_dir, record);
 
-  log << result.status << ": " << result.steps_done << "/" << settings.steps << " steps, "
+  log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
       << result.frames_written << " frames, " << setup_seconds + result.seconds_total << " s"
       << (result.message.empty() ? "" : "; " + result.message) << "\n";
   if (result.status != "finished") {

@@ -26,8 +26,7 @@ void add_scaled(SpMat& target, double c, const SpMat& source) {
   target = std::move(sum);
 }
 
-void assign_combination(SpMat& out,
-                        std::initializer_list<std::pair<double, const SpMat*>> terms) {
+void assign_combination(SpMat& out, std::initializer_list<std::pair<double, const SpMat*>> terms) {
   if (terms.size() == 0) throw std::invalid_argument("assign_combination: no terms");
   const auto& [c0, A0] = *terms.begin();
   if (&out != A0) {
@@ -39,7 +38,8 @@ void assign_combination(SpMat& out,
     }
   }
   if (c0 != 1.0) Eigen::Map<VecX>(out.valuePtr(), out.nonZeros()) *= c0;
-  for (auto it = terms.begin() + 1; it != terms.end(); ++it) add_scaled(out, it->first, *it->second);
+  for (auto it = terms.begin() + 1; it != terms.end(); ++it)
+    add_scaled(out, it->first, *it->second);
 }
 
 void conform_to_pattern(SpMat& A, const SpMat& pattern) {

@@ -49,10 +49,18 @@ struct StepStats {
       double& mine = this->*c.member;
       const double theirs = later.*c.member;
       switch (c.combine) {
-        case CounterCombine::kSum: mine += theirs; break;
-        case CounterCombine::kLast: mine = theirs; break;
-        case CounterCombine::kMin: mine = mine < theirs ? mine : theirs; break;
-        case CounterCombine::kMax: mine = mine > theirs ? mine : theirs; break;
+        case CounterCombine::kSum:
+          mine += theirs;
+          break;
+        case CounterCombine::kLast:
+          mine = theirs;
+          break;
+        case CounterCombine::kMin:
+          mine = mine < theirs ? mine : theirs;
+          break;
+        case CounterCombine::kMax:
+          mine = mine > theirs ? mine : theirs;
+          break;
       }
     }
   }

@@ -1,5 +1,11 @@
 #include "io/pvd_writer.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
 #include <utility>
 
 #include "io/atomic_file.hpp"
@@ -8,8 +14,33 @@
 
 namespace simrun {
 
+namespace {
+
+constexpr const char* kHeader =
+    "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
+constexpr const char* kFooter = "  </Collection>\n</VTKFile>\n";
+
+std::string entry_line(const PvdCollection::Entry& entry) {
+  std::string xml = "    <DataSet timestep=\"";
+  append_double(xml, entry.time);
+  xml += "\" group=\"\" part=\"" + std::to_string(entry.part) + "\" file=\"";
+  xml += xml_escape(entry.file);
+  xml += "\"/>\n";
+  return xml;
+}
+
+}  // namespace
+
 PvdCollection::PvdCollection(std::filesystem::path pvd_path) : m_path(std::move(pvd_path)) {
-  write();
+  write_file_atomically(m_path, document());
+  m_fd = ::open(m_path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (m_fd < 0)
+    throw std::runtime_error("cannot open " + m_path.string() + ": " + std::strerror(errno));
+  m_footer_offset = static_cast<long long>(std::string(kHeader).size());
+}
+
+PvdCollection::~PvdCollection() {
+  if (m_fd >= 0) ::close(m_fd);
 }
 
 void PvdCollection::add(double time, const std::filesystem::path& file, int part) {
@@ -25,26 +56,18 @@ void PvdCollection::add(double time, const std::filesystem::path& file, int part
     if (!inside.empty() && *inside.begin() != "..") relative = inside;
   }
   m_entries.push_back({time, relative.lexically_normal().generic_string(), part});
-  write();
+  const std::string line = entry_line(m_entries.back());
+  const std::string text = line + kFooter;
+  const ssize_t written = ::pwrite(m_fd, text.data(), text.size(), m_footer_offset);
+  if (written != static_cast<ssize_t>(text.size()))
+    throw std::runtime_error("cannot write " + m_path.string() + ": " + std::strerror(errno));
+  m_footer_offset += static_cast<long long>(line.size());
 }
 
 std::string PvdCollection::document() const {
-  std::string xml;
-  xml += "<?xml version=\"1.0\"?>\n";
-  xml += "<VTKFile type=\"Collection\" version=\"0.1\">\n";
-  xml += "  <Collection>\n";
-  for (const Entry& entry : m_entries) {
-    xml += "    <DataSet timestep=\"";
-    append_double(xml, entry.time);
-    xml += "\" group=\"\" part=\"" + std::to_string(entry.part) + "\" file=\"";
-    xml += xml_escape(entry.file);
-    xml += "\"/>\n";
-  }
-  xml += "  </Collection>\n";
-  xml += "</VTKFile>\n";
-  return xml;
+  std::string xml = kHeader;
+  for (const Entry& entry : m_entries) xml += entry_line(entry);
+  return xml + kFooter;
 }
-
-void PvdCollection::write() const { write_file_atomically(m_path, document()); }
 
 }  // namespace simrun

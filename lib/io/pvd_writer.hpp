@@ -1,6 +1,9 @@
 #pragma once
-/// ParaView collection (frames.pvd) indexing the frame files with their times. The whole file is
-/// rewritten atomically after every added frame, so a run that dies midway leaves a valid
+/// ParaView collection (frames.pvd) indexing the frame files with their times. The file is
+/// created atomically with an empty collection; each added frame is then one write(2) at the
+/// position of the closing tags, of the new entry followed by the closing tags, so adding a frame
+/// costs the same at the thousandth frame as at the first, and a run that dies between writes
+/// (or during one: a single write to a regular file is not split by a signal) leaves a valid
 /// collection of exactly the frames written so far.
 #include <filesystem>
 #include <string>
@@ -20,8 +23,11 @@ class PvdCollection {
   /// its first frame still leaves a loadable, empty collection). Throws like
   /// write_file_atomically: InputError naming the path when it cannot be created.
   explicit PvdCollection(std::filesystem::path pvd_path);
+  ~PvdCollection();
+  PvdCollection(const PvdCollection&) = delete;
+  PvdCollection& operator=(const PvdCollection&) = delete;
 
-  /// Adds a frame and rewrites the collection. `file` is taken relative to the .pvd's folder;
+  /// Adds a frame to the file. `file` is taken relative to the .pvd's folder;
   /// an absolute path (or one starting with the .pvd's folder) is made relative to that folder
   /// first, so a collection can be moved with its frames.
   void add(double time, const std::filesystem::path& file, int part = 0);
@@ -33,10 +39,10 @@ class PvdCollection {
   std::string document() const;
 
  private:
-  void write() const;
-
   std::filesystem::path m_path;
   std::vector<Entry> m_entries;
+  int m_fd = -1;                  ///< the open file
+  long long m_footer_offset = 0;  ///< where the closing tags start
 };
 
 }  // namespace simrun

@@ -53,16 +53,9 @@ void require_not_null(const Pair& field) {
   }
 }
 
-}  // namespace
-
-std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields) {
-  const Eigen::Index n_points = positions.rows();
-  const Eigen::Index n_tets = tets.rows();
-  const Eigen::Index n_lines =
-      fields.lines ? static_cast<Eigen::Index>(fields.lines->size()) : Eigen::Index(0);
-  const Eigen::Index n_cells = n_tets + n_lines;
-
-  // Check everything before formatting so a bad call never produces a file.
+/// Checks every array length and index before formatting, so a bad call never produces a file.
+void check_fields(Eigen::Index n_points, const MatX4i& tets, const VtuFields& fields,
+                  Eigen::Index n_cells) {
   for (const auto& field : fields.point_vectors) {
     require_not_null(field);
     require_length("point vector", field.first, field.second->rows(), n_points);
@@ -80,21 +73,23 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
     require_length("cell integer", field.first, static_cast<Eigen::Index>(field.second->size()),
                    n_cells);
   }
-  for (Eigen::Index e = 0; e < n_lines; ++e) {
-    for (int k = 0; k < 2; ++k) {
-      const int v = (*fields.lines)[e][k];
-      if (v < 0 || v >= n_points)
-        throw std::invalid_argument("vtu: a line refers to a vertex outside 0.." +
-                                    std::to_string(n_points - 1));
+  if (fields.lines) {
+    for (const auto& line : *fields.lines) {
+      for (int v : line) {
+        if (v < 0 || v >= n_points)
+          throw std::invalid_argument("vtu: a line refers to a vertex outside 0.." +
+                                      std::to_string(n_points - 1));
+      }
     }
   }
-  if (n_tets > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= n_points)) {
+  if (tets.rows() > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= n_points)) {
     throw std::invalid_argument("vtu: a tet refers to a vertex outside 0.." +
                                 std::to_string(n_points - 1));
   }
+}
 
-  std::string xml;
-  xml.reserve(static_cast<std::size_t>(200 + 48 * n_points + 60 * n_cells));
+void append_header(std::string& xml, const VtuFields& fields, Eigen::Index n_points,
+                   Eigen::Index n_cells) {
   xml += "<?xml version=\"1.0\"?>\n";
   xml += "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"";
   xml += std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
@@ -111,13 +106,22 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
   }
   xml += "    <Piece NumberOfPoints=\"" + std::to_string(n_points) + "\" NumberOfCells=\"" +
          std::to_string(n_cells) + "\">\n";
+}
 
+void append_points(std::string& xml, const MatX3& positions) {
   xml += "      <Points>\n";
   // MatX3 is row-major: data() is x0 y0 z0 x1 ..., VTK's interleaved layout.
   append_data_array(xml, "Float64", "Points", 3, positions.data(),
                     sizeof(double) * static_cast<std::size_t>(positions.size()));
   xml += "      </Points>\n";
+}
 
+/// Tets (VTK_TETRA) first, then the optional line cells (VTK_LINE).
+void append_cells(std::string& xml, const MatX4i& tets,
+                  const std::vector<std::array<int, 2>>* lines) {
+  const Eigen::Index n_tets = tets.rows();
+  const Eigen::Index n_lines = lines ? static_cast<Eigen::Index>(lines->size()) : Eigen::Index(0);
+  const Eigen::Index n_cells = n_tets + n_lines;
   xml += "      <Cells>\n";
   std::vector<std::int64_t> connectivity(static_cast<std::size_t>(4 * n_tets + 2 * n_lines));
   std::vector<std::int64_t> offsets(static_cast<std::size_t>(n_cells));
@@ -126,7 +130,7 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
     offsets[e] = 4 * (e + 1);
   }
   for (Eigen::Index e = 0; e < n_lines; ++e) {
-    for (int k = 0; k < 2; ++k) connectivity[4 * n_tets + 2 * e + k] = (*fields.lines)[e][k];
+    for (int k = 0; k < 2; ++k) connectivity[4 * n_tets + 2 * e + k] = (*lines)[e][k];
     offsets[n_tets + e] = 4 * n_tets + 2 * (e + 1);
   }
   std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), k_vtk_tetra);
@@ -137,7 +141,9 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
                     sizeof(std::int64_t) * offsets.size());
   append_data_array(xml, "UInt8", "types", 1, types.data(), types.size());
   xml += "      </Cells>\n";
+}
 
+void append_point_data(std::string& xml, const VtuFields& fields) {
   xml += "      <PointData";
   if (!fields.point_vectors.empty()) {
     xml += " Vectors=\"" + xml_escape(fields.point_vectors.front().first) + "\"";
@@ -155,7 +161,9 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
                       sizeof(double) * static_cast<std::size_t>(values->size()));
   }
   xml += "      </PointData>\n";
+}
 
+void append_cell_data(std::string& xml, const VtuFields& fields) {
   xml += "      <CellData";
   if (!fields.cell_scalars.empty()) {
     xml += " Scalars=\"" + xml_escape(fields.cell_scalars.front().first) + "\"";
@@ -170,7 +178,24 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
     append_data_array(xml, "Int32", name, 1, values->data(), sizeof(int) * values->size());
   }
   xml += "      </CellData>\n";
+}
 
+}  // namespace
+
+std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFields& fields) {
+  const Eigen::Index n_points = positions.rows();
+  const Eigen::Index n_lines =
+      fields.lines ? static_cast<Eigen::Index>(fields.lines->size()) : Eigen::Index(0);
+  const Eigen::Index n_cells = tets.rows() + n_lines;
+  check_fields(n_points, tets, fields, n_cells);
+
+  std::string xml;
+  xml.reserve(static_cast<std::size_t>(200 + 48 * n_points + 60 * n_cells));
+  append_header(xml, fields, n_points, n_cells);
+  append_points(xml, positions);
+  append_cells(xml, tets, fields.lines);
+  append_point_data(xml, fields);
+  append_cell_data(xml, fields);
   xml += "    </Piece>\n";
   xml += "  </UnstructuredGrid>\n";
   xml += "</VTKFile>\n";

@@ -61,26 +61,29 @@ double PrescribedMotion::max_speed(const MatX3& x0) const {
   return 0.0;
 }
 
-DirichletSchedule::DirichletSchedule(std::vector<DirichletGroup> groups, const VecX& initial)
-    : m_groups(std::move(groups)), m_owner(initial.size() / 3, -1), m_initial(initial) {
+DirichletSchedule::DirichletSchedule(std::vector<DirichletGroup> groups, const VecX& initial,
+                                     double time_tolerance)
+    : m_groups(std::move(groups)),
+      m_owner(initial.size() / 3, -1),
+      m_initial(initial),
+      m_time_tolerance(time_tolerance) {
   for (size_t g = 0; g < m_groups.size(); ++g)
     for (int v : m_groups[g].vertices) m_owner[v] = static_cast<int>(g);
 }
 
-std::vector<int> DirichletSchedule::constrained_vertices(int step) const {
+std::vector<int> DirichletSchedule::constrained_vertices(double t) const {
   std::vector<int> out;
   for (size_t v = 0; v < m_owner.size(); ++v) {
     if (m_owner[v] < 0) continue;
-    const int release = m_groups[m_owner[v]].release_step;
-    if (release == 0 || step < release) out.push_back(static_cast<int>(v));
+    if (t + m_time_tolerance < m_groups[m_owner[v]].release_time)
+      out.push_back(static_cast<int>(v));
   }
   return out;
 }
 
-bool DirichletSchedule::releases_at(int step) const {
-  if (step < 2) return false;
+bool DirichletSchedule::has_releases() const {
   return std::any_of(m_groups.begin(), m_groups.end(),
-                     [&](const DirichletGroup& g) { return g.release_step == step; });
+                     [](const DirichletGroup& g) { return std::isfinite(g.release_time); });
 }
 
 void DirichletSchedule::fill(double t, VecX& x, VecX& v) const {
@@ -95,7 +98,7 @@ void DirichletSchedule::fill(double t, VecX& x, VecX& v) const {
 
 bool DirichletSchedule::is_time_dependent() const {
   return std::any_of(m_groups.begin(), m_groups.end(), [](const DirichletGroup& g) {
-    return g.release_step > 0 || g.motion.kind != PrescribedMotion::Kind::kFixed;
+    return std::isfinite(g.release_time) || g.motion.kind != PrescribedMotion::Kind::kFixed;
   });
 }
 

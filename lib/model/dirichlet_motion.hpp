@@ -6,8 +6,10 @@
 /// (rotation about an axis line at angular velocity omega, x = p + R(a, omega t)(X0 - p)). A
 /// motion may stop after `duration` seconds; the vertices are then held where the motion left
 /// them (for a shake whose duration is a whole number of periods, that is X0). A group may be
-/// released at a step k: its vertices are constrained during steps 1..k-1 and free from step k
-/// on (step k advances t_{k-1} to t_k), keeping the prescribed velocity they had at t_{k-1}.
+/// released at a time T: its vertices are constrained in every step that starts before T and
+/// free in every step that starts at T or later, keeping the prescribed velocity they had at the
+/// start of that step (the scene's "release_step": k is T = (k - 1) dt: constrained during steps
+/// 1..k-1, free from step k on).
 /// Chen thesis Sec. 1.7 (digest): EigenFit shakes the armadillo's feet for 30 frames and
 /// releases one leg mid-run; GAUSS moves pinned vertices by a fixed amount per frame.
 #include <limits>
@@ -40,7 +42,8 @@ struct PrescribedMotion {
 struct DirichletGroup {
   std::vector<int> vertices;  ///< global vertex indices
   PrescribedMotion motion;
-  int release_step = 0;  ///< free from this step on; 0 = never released
+  /// Free in steps that start at or after this time [s]; infinity = never released.
+  double release_time = std::numeric_limits<double>::infinity();
 };
 
 /// All Dirichlet groups of a scene. A vertex selected by several groups belongs to the last one
@@ -48,13 +51,15 @@ struct DirichletGroup {
 class DirichletSchedule {
  public:
   DirichletSchedule() = default;
-  /// initial: full 3n initial positions (the X0 of every motion).
-  DirichletSchedule(std::vector<DirichletGroup> groups, const VecX& initial);
+  /// initial: full 3n initial positions (the X0 of every motion). time_tolerance: a step that
+  /// starts within this of a release time counts as starting at it (accumulated round-off of t).
+  DirichletSchedule(std::vector<DirichletGroup> groups, const VecX& initial,
+                    double time_tolerance = 1e-12);
 
-  /// Sorted vertices constrained during step `step` (>= 1).
-  std::vector<int> constrained_vertices(int step) const;
-  /// True when some group is released at `step` (>= 2; a release at step 1 is no constraint).
-  bool releases_at(int step) const;
+  /// Sorted vertices constrained in a step that starts at time t.
+  std::vector<int> constrained_vertices(double t) const;
+  /// True when some group is ever released.
+  bool has_releases() const;
   /// Writes the prescribed positions and velocities at time t into the entries of every
   /// vertex owned by a group (full 3n vectors; other entries untouched).
   void fill(double t, VecX& x, VecX& v) const;
@@ -69,6 +74,7 @@ class DirichletSchedule {
   std::vector<DirichletGroup> m_groups;
   std::vector<int> m_owner;  ///< per vertex: owning group or -1
   VecX m_initial;
+  double m_time_tolerance = 1e-12;
 };
 
 }  // namespace simrun

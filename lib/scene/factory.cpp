@@ -1,6 +1,7 @@
 #include "scene/factory.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/error.hpp"
 #include "fem/mass.hpp"
@@ -111,6 +112,7 @@ PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, doubl
   p.point = m.point ? *m.point : Vec3(x0.colwise().mean().transpose());
   p.angular_velocity = m.angular_velocity;
   if (m.steps > 0) p.duration = m.steps * dt;
+  if (m.duration > 0.0) p.duration = m.duration;
   return p;
 }
 
@@ -158,7 +160,12 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
         where, [&] { return select_vertices(p.mesh, object.dirichlet[d].select); });
     require(!vertices.empty(), where + ": selects no vertex of object '" + object.name + "'");
     p.fixed.insert(p.fixed.end(), vertices.begin(), vertices.end());
-    p.groups.push_back({vertices, {}, object.dirichlet[d].release_step});
+    // release_step k: constrained in steps 1..k-1, free in steps that start at (k - 1) dt.
+    const DirichletConfig& config = object.dirichlet[d];
+    double release_time = std::numeric_limits<double>::infinity();
+    if (config.release_step > 0) release_time = (config.release_step - 1) * dt;
+    if (config.release_time) release_time = *config.release_time;
+    p.groups.push_back({vertices, {}, release_time});
   }
   p.initial_positions = p.mesh.vertices;
   for (const auto& scale : object.initial.axial_scales)
@@ -230,6 +237,8 @@ BuiltModel build_model(const SceneConfig& scene) {
   vertex_offset.push_back(v0);
   tet_offset.push_back(t0);
   built.frames.youngs = youngs;
+  built.frames.poisson = poisson;
+  built.frames.density = density;
   built.frames.surface = boundary_faces(mesh);
 
   const TetElements elements = precompute_tet_elements(mesh.vertices, mesh.tets);
@@ -274,8 +283,10 @@ BuiltModel build_model(const SceneConfig& scene) {
         std::make_unique<WindLoad>(settings, VecX(as_flat(mesh.vertices)), built.frames.surface));
     built.time_dependent_loads = w.gust_amplitude != 0.0 || w.sway_angle_deg != 0.0;
   }
-  const DirichletSchedule schedule(groups, as_flat(initial_x));
-  const std::vector<int> fixed = schedule.constrained_vertices(1);
+  // Release times are compared with step start times that accumulate round-off: a millionth of
+  // a step tells them apart from the neighbouring steps.
+  const DirichletSchedule schedule(groups, as_flat(initial_x), 1e-6 * scene.time.dt);
+  const std::vector<int> fixed = schedule.constrained_vertices(0.0);
   if (schedule.is_time_dependent()) built.schedule = schedule;
 
   const RayleighDamping damping{scene.damping.mass, scene.damping.stiffness,
@@ -330,9 +341,11 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
 RunSettings run_settings(const SceneConfig& scene) {
   RunSettings r;
   r.dt = scene.time.dt;
-  r.steps = scene.time.steps;
+  r.steps = scene.time.steps ? *scene.time.steps : -1;
+  if (scene.time.end) r.end_time = *scene.time.end;
   r.out_dir = scene.output.dir;
-  r.output_every = scene.output.every;
+  r.output_every = scene.output.every > 0 ? scene.output.every : 1;
+  r.output_interval = scene.output.interval;
   r.write_vtu = std::find(scene.output.frames.begin(), scene.output.frames.end(), "vtu") !=
                 scene.output.frames.end();
   r.write_surface = scene.output.surface;
@@ -341,20 +354,18 @@ RunSettings run_settings(const SceneConfig& scene) {
 
 std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                                              std::vector<std::string>* notes) {
-  auto integrator = make_integrator(scene.integrator.type, integrator_settings(scene));
+  // The integrator first: an unknown name is reported before the meshes are loaded.
+  const IntegratorSettings settings = integrator_settings(scene);
+  make_integrator(scene.integrator.type, settings);
   BuiltModel built = build_model(scene);
   if (notes) *notes = built.notes;
-  auto simulation = std::make_unique<Simulation>(std::move(built.frames), std::move(built.model),
-                                                 std::move(integrator), std::move(built.initial));
-  if (built.schedule) {
-    simulation->set_dirichlet_schedule(
-        std::move(*built.schedule),
-        [type = scene.integrator.type, settings = integrator_settings(scene)] {
-          return make_integrator(type, settings);
-        });
-  }
-  simulation->set_time_dependent_loads(built.time_dependent_loads);
-  return simulation;
+  SimulatedSystem system(
+      scene.name, std::move(built.frames), std::move(built.model),
+      [type = scene.integrator.type, settings] { return make_integrator(type, settings); },
+      std::move(built.initial));
+  if (built.schedule) system.set_dirichlet_schedule(std::move(*built.schedule));
+  system.set_time_dependent_loads(built.time_dependent_loads);
+  return std::make_unique<Simulation>(std::move(system));
 }
 
 }  // namespace simrun

@@ -57,8 +57,13 @@ json load_normalized_scene(const fs::path& file, const std::vector<std::string>&
   std::vector<SchemaViolation> violations = scene_schema_validator().validate_and_fill(scene);
   if (!violations.empty()) throw_violations(file, violations, overrides);
 
-  // Defaults the schema cannot state: they depend on the file name and on the position.
+  // Defaults the schema cannot state: they depend on the file name, the position, or on which
+  // of two alternative keys is present.
   if (!scene.contains("name")) scene["name"] = absolute.stem().string();
+  if (!scene["time"].contains("steps") && !scene["time"].contains("end"))
+    scene["time"]["steps"] = 100;
+  if (!scene["output"].contains("every") && !scene["output"].contains("interval"))
+    scene["output"]["every"] = 1;
   json& objects = scene["objects"];
   for (std::size_t i = 0; i < objects.size(); ++i)
     if (!objects[i].contains("name")) objects[i]["name"] = "object" + std::to_string(i);

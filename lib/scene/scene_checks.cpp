@@ -59,18 +59,28 @@ void require_nonzero(const json& parent, const char* key, const std::string& poi
         {pointer + "/" + key, "expected a non-zero " + what + ", found " + parent[key].dump()});
 }
 
+/// At most one of two keys that say the same thing in other units.
+void require_not_both(const json& parent, const char* a, const char* b, const std::string& pointer,
+                      std::vector<SchemaViolation>& out) {
+  if (parent.contains(a) && parent.contains(b))
+    out.push_back({pointer, std::string("expected '") + a + "' or '" + b + "', found both"});
+}
+
 void check_motion(const json& motion, const std::string& pointer,
                   std::vector<SchemaViolation>& out) {
   if (motion.contains("shake"))
     require_nonzero(motion["shake"], "direction", pointer + "/shake", "shake direction", out);
   if (motion.contains("twist"))
     require_nonzero(motion["twist"], "axis", pointer + "/twist", "twist axis", out);
+  for (const auto& [kind, body] : motion.items())
+    require_not_both(body, "steps", "duration", pointer + "/" + kind, out);
 }
 
 }  // namespace
 
 std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   std::vector<SchemaViolation> out;
+  require_not_both(scene.at("output"), "every", "interval", "/output", out);
   if (scene.contains("wind")) {
     const json& wind = scene["wind"];
     require_nonzero(wind, "direction", "/wind", "wind direction", out);
@@ -139,6 +149,7 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
       check_select(dirichlet[d].at("select"), dat + "/select", out);
       if (dirichlet[d].contains("motion"))
         check_motion(dirichlet[d]["motion"], dat + "/motion", out);
+      require_not_both(dirichlet[d], "release_step", "release_time", dat, out);
     }
   }
   return out;

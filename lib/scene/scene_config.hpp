@@ -69,12 +69,14 @@ struct MotionConfig {
   std::optional<Vec3> point;       ///< twist axis point [m]; default: the selection's centroid
   double angular_velocity = 0.0;   ///< twist [rad/s]
   int steps = 0;                   ///< moves during the first `steps` steps, then held; 0 = always
+  double duration = 0.0;           ///< or until t = duration [s]; 0 = not given
 };
 
 struct DirichletConfig {
   Selection select;
   MotionConfig motion;
-  int release_step = 0;  ///< free from this step on; 0 = never
+  int release_step = 0;                ///< free from this step on; 0 = never
+  std::optional<double> release_time;  ///< or free from this time on [s]
 };
 
 /// Wind on the boundary faces (model/wind_load.hpp).
@@ -118,8 +120,9 @@ struct ObjectConfig {
 };
 
 struct TimeConfig {
-  double dt = 0.01;  ///< [s]
-  int steps = 100;
+  double dt = 0.01;                ///< [s]
+  std::optional<int> steps = 100;  ///< step count (a cap when `end` is given too)
+  std::optional<double> end;       ///< end time [s]
 };
 
 struct DampingConfig {
@@ -151,7 +154,8 @@ struct SolverConfig {
 
 struct OutputConfig {
   std::filesystem::path dir = "out";  ///< absolute after parsing (relative to the scene file)
-  int every = 1;                      ///< write a frame every N steps
+  int every = 1;                      ///< write a frame every N steps (when interval is 0)
+  double interval = 0.0;              ///< or whenever t passes a multiple of it [s]
   std::vector<std::string> frames = {"vtu"};
   bool surface = false;  ///< also write surface/*.obj
 };

@@ -61,6 +61,7 @@ MotionConfig motion_from_json(const json& j) {
     m.kind = MotionConfig::Kind::kTranslate;
     m.velocity = vec3(t.at("velocity"));
     m.steps = t.value("steps", 0);
+    m.duration = t.value("duration", 0.0);
   } else if (j.contains("shake")) {
     const json& s = j["shake"];
     m.kind = MotionConfig::Kind::kShake;
@@ -68,6 +69,7 @@ MotionConfig motion_from_json(const json& j) {
     m.amplitude = s.at("amplitude").get<double>();
     m.frequency = s.at("frequency").get<double>();
     m.steps = s.value("steps", 0);
+    m.duration = s.value("duration", 0.0);
   } else if (j.contains("twist")) {
     const json& t = j["twist"];
     m.kind = MotionConfig::Kind::kTwist;
@@ -75,6 +77,7 @@ MotionConfig motion_from_json(const json& j) {
     if (t.contains("point")) m.point = vec3(t["point"]);
     m.angular_velocity = t.at("angular_velocity").get<double>();
     m.steps = t.value("steps", 0);
+    m.duration = t.value("duration", 0.0);
   }
   return m;
 }
@@ -118,6 +121,7 @@ ObjectConfig object_from_json(const json& j) {
     dirichlet.select = selection_from_json(d.at("select"));
     if (d.contains("motion")) dirichlet.motion = motion_from_json(d["motion"]);
     dirichlet.release_step = d.value("release_step", 0);
+    dirichlet.release_time = optional_number(d, "release_time");
     o.dirichlet.push_back(std::move(dirichlet));
   }
   o.gravity_scale = j.at("gravity_scale").get<double>();
@@ -172,7 +176,10 @@ SceneConfig scene_from_json(const json& j) {
   c.name = j.at("name").get<std::string>();
   c.format = j.at("format").get<int>();
   c.time.dt = j.at("time").at("dt").get<double>();
-  c.time.steps = j.at("time").at("steps").get<int>();
+  const json& time = j.at("time");
+  c.time.steps =
+      time.contains("steps") ? std::optional<int>(time["steps"].get<int>()) : std::nullopt;
+  c.time.end = optional_number(time, "end");
   for (const json& o : j.at("objects")) c.objects.push_back(object_from_json(o));
   c.gravity = vec3(j.at("gravity"));
   if (j.contains("wind")) c.wind = wind_from_json(j["wind"]);
@@ -197,7 +204,8 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();
   const json& output = j.at("output");
   c.output.dir = output.at("dir").get<std::string>();
-  c.output.every = output.at("every").get<int>();
+  c.output.every = output.value("every", 0);
+  c.output.interval = output.value("interval", 0.0);
   c.output.frames = output.at("frames").get<std::vector<std::string>>();
   c.output.surface = output.at("surface").get<bool>();
   c.threads = j.at("threads").get<int>();

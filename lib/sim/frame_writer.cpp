@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "io/obj_writer.hpp"
-#include "io/vtu_writer.hpp"
 
 namespace simrun {
 
@@ -20,48 +19,68 @@ void recreate_folder(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
 }
 
+/// `values` per tet, then zeros for the spring lines.
+VecX padded(const VecX& values, Eigen::Index tets, Eigen::Index lines) {
+  VecX out = VecX::Zero(tets + lines);
+  if (values.size() == tets) out.head(tets) = values;
+  return out;
+}
+
+std::vector<int> padded(const std::vector<int>& values, size_t tets, size_t lines) {
+  std::vector<int> out(tets + lines, 0);
+  if (values.size() == tets) std::copy(values.begin(), values.end(), out.begin());
+  return out;
+}
+
 }  // namespace
 
-FrameWriter::FrameWriter(const std::filesystem::path& out_dir, bool vtu, bool surface)
-    : m_dir(out_dir), m_vtu(vtu), m_surface(surface) {
+FrameWriter::FrameWriter(const std::filesystem::path& out_dir, bool vtu, bool surface,
+                         const FrameData& frames)
+    : m_dir(out_dir), m_vtu(vtu), m_surface(surface), m_frames(frames) {
   if (m_vtu) {
     recreate_folder(m_dir / "frames");
     m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
   }
   if (m_surface) recreate_folder(m_dir / "surface");
+  // Springs (mass-spring objects) are line cells after the tets; their cell data is padded.
+  const Eigen::Index n_tets = frames.mesh.num_tets();
+  const Eigen::Index n_lines = static_cast<Eigen::Index>(frames.mesh.edges.size());
+  m_youngs = padded(frames.youngs, n_tets, n_lines);
+  m_cell_fields.cell_scalars = {{"E", &m_youngs}};
+  if (frames.poisson.size() == n_tets) {
+    m_poisson = padded(frames.poisson, n_tets, n_lines);
+    m_cell_fields.cell_scalars.push_back({"nu", &m_poisson});
+  }
+  if (frames.density.size() == n_tets) {
+    m_density = padded(frames.density, n_tets, n_lines);
+    m_cell_fields.cell_scalars.push_back({"density", &m_density});
+  }
+  const auto tets = static_cast<size_t>(n_tets), lines = static_cast<size_t>(n_lines);
+  if (!frames.mesh.regions.empty() || lines > 0) {
+    m_regions = padded(frames.mesh.regions, tets, lines);
+    m_cell_fields.cell_ints.push_back({"region", &m_regions});
+  }
+  if (!frames.material_region.empty() || lines > 0) {
+    m_material_region = padded(frames.material_region, tets, lines);
+    m_cell_fields.cell_ints.push_back({"material_region", &m_material_region});
+  }
+  if (lines > 0) m_cell_fields.lines = &frames.mesh.edges;
 }
 
-void FrameWriter::write(int step, double t, const FrameData& frames, const VecX& x, const VecX& v) {
+void FrameWriter::write(int step, double t, const VecX& x, const VecX& v) {
   const MatX3 positions = as_rows(x);
   if (m_vtu) {
-    const MatX3 displacement = positions - frames.mesh.vertices;
+    const MatX3 displacement = positions - m_frames.mesh.vertices;
     const MatX3 velocity = as_rows(v);
-    VtuFields fields;
+    VtuFields fields = m_cell_fields;
     fields.point_vectors = {{"displacement", &displacement}, {"velocity", &velocity}};
-    // Springs (mass-spring objects) are line cells after the tets; their tet-only cell data
-    // is padded (E = 0, region = material_region = 0).
-    const size_t n_lines = frames.mesh.edges.size();
-    VecX youngs = frames.youngs;
-    std::vector<int> regions = frames.mesh.regions, material_region = frames.material_region;
-    if (n_lines > 0) {
-      youngs.conservativeResize(frames.mesh.num_tets() + static_cast<Eigen::Index>(n_lines));
-      youngs.tail(static_cast<Eigen::Index>(n_lines)).setZero();
-      regions.resize(frames.mesh.num_tets() + n_lines, 0);
-      material_region.resize(frames.mesh.num_tets() + n_lines, 0);
-      fields.lines = &frames.mesh.edges;
-    }
-    fields.cell_scalars = {{"E", &youngs}};
-    if (!frames.mesh.regions.empty() || n_lines > 0)
-      fields.cell_ints.push_back({"region", &regions});
-    if (!frames.material_region.empty() || n_lines > 0) {
-      fields.cell_ints.push_back({"material_region", &material_region});
-    }
     fields.time = t;
     const auto file = m_dir / "frames" / frame_name(step, "vtu");
-    write_vtu(file, positions, frames.mesh.tets, fields);
+    write_vtu(file, positions, m_frames.mesh.tets, fields);
     m_pvd->add(t, file);
   }
-  if (m_surface) write_obj(m_dir / "surface" / frame_name(step, "obj"), positions, frames.surface);
+  if (m_surface)
+    write_obj(m_dir / "surface" / frame_name(step, "obj"), positions, m_frames.surface);
   ++m_count;
 }
 

@@ -1,80 +1,85 @@
 #pragma once
-/// The step loop: advances a Model with an Integrator and writes energy.csv, stats.csv and
-/// frames (VTU + PVD, optional surface OBJ). Stops cleanly on divergence or solver failure,
-/// keeping everything written so far.
+/// The step loop as a stepper: begin(), step() until it returns false, finish(). A Simulation
+/// advances a primary SimulatedSystem, and companion systems (the same objects on other meshes,
+/// for EigenFit and coarsening comparisons) by the same steps; after each accepted step it tells
+/// its observers, which write the outputs. A step that fails or diverges ends the run cleanly:
+/// the state stays at the last good step, which every output already holds.
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "integrate/integrator.hpp"
-#include "mesh/tet_mesh.hpp"
-#include "model/dirichlet_motion.hpp"
-#include "model/model.hpp"
+#include "sim/divergence_monitor.hpp"
+#include "sim/simulated_system.hpp"
+#include "sim/step_clock.hpp"
+#include "sim/step_observer.hpp"
 
 namespace simrun {
 
-/// What the frames show besides the motion.
-struct FrameData {
-  TetMesh mesh;  ///< all objects' tets over the global vertex numbering (rest positions)
-  VecX youngs;   ///< per-tet Young's modulus [Pa] (cell data "E")
-  std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
-  MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
-};
-
 struct RunSettings {
   double dt = 0.01;
-  int steps = 0;
+  long steps = 0;  ///< step cap; < 0: none (then end_time bounds the run)
+  double end_time = std::numeric_limits<double>::infinity();  ///< [s]
   std::filesystem::path out_dir;
-  int output_every = 1;
+  int output_every = 1;          ///< a frame every N steps (when output_interval is 0)
+  double output_interval = 0.0;  ///< or whenever t passes a multiple of it [s]
   bool write_vtu = true;
   bool write_surface = false;
   /// Diverged when total energy rises above its start by this many times the energy scale
-  /// (initial kinetic + elastic, or the weight times the body size, whichever is larger).
+  /// (sim/divergence_monitor.hpp).
   double blowup_factor = 1e3;
+
+  StepClock clock() const { return StepClock(dt, steps, end_time); }
 };
 
 struct RunResult {
   std::string status = "finished";  ///< "finished" | "diverged" | "failed"
   std::string message;              ///< why it stopped early
-  int steps_done = 0;
+  long steps_done = 0;
+  double t_end = 0.0;  ///< time of the last accepted state [s]
   double seconds_total = 0.0, seconds_stepping = 0.0, seconds_output = 0.0;
   int frames_written = 0;
 };
 
 class Simulation {
  public:
-  Simulation(FrameData frames, std::unique_ptr<Model> model, std::unique_ptr<Integrator> integrator,
-             State initial);
+  explicit Simulation(SimulatedSystem primary);
 
-  using IntegratorFactory = std::function<std::unique_ptr<Integrator>()>;
-  /// Moving and released Dirichlet constraints. Before each step t_n -> t_n + h the constrained
-  /// vertices are put at their prescribed positions (and velocities) at t_n + h, the end of the
-  /// step, and time-dependent loads are evaluated there too: exactly what backward Euler (and
-  /// SI, which equals BE for linear forces) assumes; for higher-order or explicit integrators the
-  /// boundary and loads are then first-order accurate in h. When a group is released at step k,
-  /// the Model's DOF map is rebuilt, the state is mapped across (released vertices keep their
-  /// prescribed velocity) and the integrator is replaced by `remake()` (cached factorizations
-  /// and multistep history restart).
-  void set_dirichlet_schedule(DirichletSchedule schedule, IntegratorFactory remake);
-  /// Marks time-dependent loads (wind): the blow-up test then tracks the energy injected.
-  void set_time_dependent_loads(bool driven) { m_driven_loads = driven; }
+  /// A system stepped alongside the primary one with the same step sizes.
+  void add_companion(SimulatedSystem system);
+  void add_observer(std::unique_ptr<StepObserver> observer);
 
-  /// Runs settings.steps steps. `on_step(step)` is called after each step (progress display).
-  RunResult run(const RunSettings& settings, const std::function<void(int)>& on_step = {});
+  /// Starts a run: the model at t0, the divergence monitor, the observers' step 0.
+  void begin(const RunSettings& settings);
+  /// Takes one step; false when the run is over (finished, or stopped: see result()).
+  bool step();
+  /// Ends the run: the observers' finish, the timings. Returns the result.
+  RunResult finish();
+  /// begin, step until done (calling on_step(step) after each), finish.
+  RunResult run(const RunSettings& settings, const std::function<void(long)>& on_step = {});
 
-  const Model& model() const { return *m_model; }
-  const State& state() const { return m_state; }
+  SimulatedSystem& primary() { return m_primary; }
+  const SimulatedSystem& primary() const { return m_primary; }
+  const std::vector<SimulatedSystem>& companions() const { return m_companions; }
+  const Model& model() const { return m_primary.model(); }
+  const State& state() const { return m_primary.state(); }
+  const RunSettings& settings() const { return m_settings; }
+  const RunResult& result() const { return m_result; }
 
  private:
-  FrameData m_frames;
-  std::unique_ptr<Model> m_model;
-  std::unique_ptr<Integrator> m_integrator;
-  State m_state;
-  DirichletSchedule m_schedule;
-  bool m_has_schedule = false;
-  bool m_driven_loads = false;
-  IntegratorFactory m_remake;
+  /// Stops the run with `status` and a message naming the step.
+  void stop(const std::string& status, long step, const std::string& why);
+
+  SimulatedSystem m_primary;
+  std::vector<SimulatedSystem> m_companions;
+  std::vector<std::unique_ptr<StepObserver>> m_observers;
+  RunSettings m_settings;
+  StepClock m_clock{0.01, 0};
+  std::unique_ptr<DivergenceMonitor> m_monitor;
+  RunResult m_result;
+  double m_begin_seconds = 0.0;  ///< wall clock at begin()
+  bool m_running = false;
 };
 
 }  // namespace simrun

@@ -6,11 +6,11 @@
 /// k x k (may be singular). setup() costs one block solve with A (Z = A^-1 U) and a k x k LU;
 /// every solve() then costs one solve with A plus O(n k). Used by the exponential integrators
 /// (a few stiff modes handled apart from the rest) and EigenFit's corrected stiffness.
+#include <Eigen/LU>
+
 #include "core/status.hpp"
 #include "core/types.hpp"
 #include "solve/linear_solver.hpp"
-
-#include <Eigen/LU>
 
 namespace simrun {
 
@@ -28,8 +28,8 @@ class LowRankUpdate {
 
  private:
   LinearSolver* m_base = nullptr;
-  MatX m_Z;    ///< A^-1 U
-  MatX m_CVt;  ///< C V^T
+  MatX m_Z;                                 ///< A^-1 U
+  MatX m_CVt;                               ///< C V^T
   Eigen::PartialPivLU<MatX> m_capacitance;  ///< I + C V^T A^-1 U
   VecX m_work;
 };

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "integrate/integrator.hpp"
-#include "model/spring_energy.hpp"
 #include "model/model_fixture.hpp"
+#include "model/spring_energy.hpp"
 
 namespace simrun {
 namespace {
@@ -62,18 +62,17 @@ TetheredBar make_bar(bool tether_on, bool coupled = false) {
                                   1000.0, Vec3(0, -9.81, 0), damping);
   // Rebuild the model with the tether added to its terms.
   std::vector<std::unique_ptr<EnergyTerm>> terms;
-  auto tether = std::make_unique<SwitchableSpring>(2, 10, t.box.model->rest_positions(), tether_on,
-                                                   coupled);
+  auto tether =
+      std::make_unique<SwitchableSpring>(2, 10, t.box.model->rest_positions(), tether_on, coupled);
   t.tether = tether.get();
   terms.push_back(std::make_unique<ElasticEnergy>(
       t.box.elements, std::make_shared<LinearElastic>(),
       std::vector<LameParameters>(t.box.mesh.num_tets(), lame_from_young_poisson(1e6, 0.3)),
       t.box.mesh.num_vertices()));
   terms.push_back(std::move(tether));
-  t.box.model = std::make_unique<Model>(t.box.mesh.vertices, t.box.elements,
-                                        VecX::Constant(t.box.mesh.num_tets(), 1000.0), true,
-                                        DofMap(t.box.mesh.num_vertices(), fixed), std::move(terms),
-                                        damping);
+  t.box.model = std::make_unique<Model>(
+      t.box.mesh.vertices, t.box.elements, VecX::Constant(t.box.mesh.num_tets(), 1000.0), true,
+      DofMap(t.box.mesh.num_vertices(), fixed), std::move(terms), damping);
   return t;
 }
 
@@ -91,7 +90,8 @@ TEST(PatternChange, ModelRebuildsItsPatternWhenATermsStencilsChange) {
   EXPECT_EQ(MatX(model.mass()).isApprox(MatX(make_bar(false).box.model->mass())), true);
   // K in the new pattern equals a model built with the tether on.
   TetheredBar fresh = make_bar(true);
-  const VecX q = model.restrict_vector(model.rest_positions()) + VecX::Constant(model.num_free(), 0.01);
+  const VecX q =
+      model.restrict_vector(model.rest_positions()) + VecX::Constant(model.num_free(), 0.01);
   SpMat K1, K2;
   model.stiffness(q, K1, false);
   fresh.box.model->stiffness(q, K2, false);

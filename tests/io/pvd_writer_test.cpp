@@ -58,6 +58,18 @@ TEST(PvdCollection, HasOneDataSetPerFrameAfterEachAdd) {
   EXPECT_EQ(pvd.entries().size(), 3u);
 }
 
+TEST(PvdCollection, AddingAFrameKeepsTheFileEqualToTheWholeDocument) {
+  // Each add writes only its entry and the closing tags over the old closing tags: the file must
+  // equal the complete document after every add.
+  test::TempFolder folder;
+  PvdCollection pvd(folder / "frames.pvd");
+  for (int i = 0; i < 120; ++i) {
+    pvd.add(0.01 * i, "frames/" + std::to_string(100000 + i) + ".vtu");
+    ASSERT_EQ(test::read_text(folder / "frames.pvd"), pvd.document()) << "frame " << i;
+  }
+  expect_complete(pvd.document());
+}
+
 TEST(PvdCollection, MissingFolderThrowsInputErrorNamingThePath) {
   test::TempFolder folder;
   const auto path = folder / "out" / "frames.pvd";  // folder "out" does not exist

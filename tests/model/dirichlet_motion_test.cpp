@@ -88,14 +88,16 @@ TEST(PrescribedMotion, VelocityIsTheTimeDerivativeOfPosition) {
 
 TEST(DirichletSchedule, LaterGroupOwnsSharedVerticesAndReleasesThem) {
   const VecX x0 = VecX::LinSpaced(12, 0.0, 11.0);  // 4 vertices
-  DirichletGroup fixed{{0, 1, 2}, {}, 0};
-  DirichletGroup released{{2, 3}, translate(Vec3(1, 0, 0)), 5};
-  const DirichletSchedule s({fixed, released}, x0);
-  EXPECT_EQ(s.constrained_vertices(1), (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(s.constrained_vertices(4), (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(s.constrained_vertices(5), (std::vector<int>{0, 1}));
-  EXPECT_FALSE(s.releases_at(4));
-  EXPECT_TRUE(s.releases_at(5));
+  DirichletGroup fixed{{0, 1, 2}, {}};             // never released
+  DirichletGroup released{{2, 3}, translate(Vec3(1, 0, 0)), 0.4};
+  const DirichletSchedule s({fixed, released}, x0, 1e-9);
+  EXPECT_EQ(s.constrained_vertices(0.0), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(s.constrained_vertices(0.3), (std::vector<int>{0, 1, 2, 3}));
+  // A step starting at 0.4 (within the tolerance: accumulated round-off of t) is free.
+  EXPECT_EQ(s.constrained_vertices(0.4 - 1e-12), (std::vector<int>{0, 1}));
+  EXPECT_EQ(s.constrained_vertices(0.5), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(s.has_releases());
+  EXPECT_FALSE(DirichletSchedule({fixed}, x0).has_releases());
   EXPECT_TRUE(s.is_time_dependent());
   VecX x = VecX::Zero(12), v = VecX::Zero(12);
   s.fill(2.0, x, v);

@@ -29,7 +29,8 @@ VecX state_named(const Model& model, const std::string& kind, unsigned seed) {
     Mat3 A;
     A << 1.3, 0.2, -0.1, 0.1, 0.8, 0.15, -0.05, 0.1, 1.1;
     const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
-    for (Eigen::Index v = 0; v < x.size() / 3; ++v) x.segment<3>(3 * v) = R * A * x.segment<3>(3 * v);
+    for (Eigen::Index v = 0; v < x.size() / 3; ++v)
+      x.segment<3>(3 * v) = R * A * x.segment<3>(3 * v);
   }
   const double noise = kind == "large" ? 0.02 : 0.05;
   for (Eigen::Index i = 0; i < x.size(); ++i) x[i] += noise * u(rng);
@@ -52,8 +53,8 @@ TEST_P(EnergyTermFd, GradientHessianAndProtocolDefaults) {
     const double h = 1e-6;
     const double rounding = 10.0 * 2.2e-16 * model.energy_magnitude(q) / h;
     const double scale = std::max(1.0, g.cwiseAbs().maxCoeff());
-    const VecX fd = testing::fd_gradient([&](const VecX& x) { return model.potential_energy(x); },
-                                         q, h);
+    const VecX fd =
+        testing::fd_gradient([&](const VecX& x) { return model.potential_energy(x); }, q, h);
     EXPECT_LT((g - fd).cwiseAbs().maxCoeff(), 1e-6 * scale + rounding) << c.name << " at " << kind;
 
     SpMat K;

@@ -63,18 +63,17 @@ inline std::vector<TermCase> term_cases() {
                                                               VecX(as_flat(mesh.vertices)));
                      });
                    }});
-  cases.push_back({"spring", [] {
-                     return box_model_with([](const TetMesh& mesh, const TetElements&) {
-                       // The box's edges as springs, plus one long diagonal.
-                       EdgeList springs = {{0, mesh.num_vertices() - 1}};
-                       for (int e = 0; e < mesh.num_tets(); ++e)
-                         springs.push_back({mesh.tets(e, 0), mesh.tets(e, 1)});
-                       const VecX k = VecX::LinSpaced(static_cast<Eigen::Index>(springs.size()),
-                                                      10.0, 100.0);
-                       return std::make_unique<SpringEnergy>(springs, k,
-                                                             VecX(as_flat(mesh.vertices)));
-                     });
-                   }});
+  cases.push_back(
+      {"spring", [] {
+         return box_model_with([](const TetMesh& mesh, const TetElements&) {
+           // The box's edges as springs, plus one long diagonal.
+           EdgeList springs = {{0, mesh.num_vertices() - 1}};
+           for (int e = 0; e < mesh.num_tets(); ++e)
+             springs.push_back({mesh.tets(e, 0), mesh.tets(e, 1)});
+           const VecX k = VecX::LinSpaced(static_cast<Eigen::Index>(springs.size()), 10.0, 100.0);
+           return std::make_unique<SpringEnergy>(springs, k, VecX(as_flat(mesh.vertices)));
+         });
+       }});
   cases.push_back({"wind", [] {
                      return box_model_with([](const TetMesh& mesh, const TetElements&) {
                        WindSettings w;

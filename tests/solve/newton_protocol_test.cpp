@@ -58,9 +58,7 @@ class Cubic : public NewtonObjective {
   double value(const VecX& x) override {
     return 0.5 * x.dot(m_A * x) + 0.25 * x.array().pow(4).sum() - m_b.dot(x);
   }
-  void gradient(const VecX& x, VecX& g) override {
-    g = m_A * x + x.array().cube().matrix() - m_b;
-  }
+  void gradient(const VecX& x, VecX& g) override { g = m_A * x + x.array().cube().matrix() - m_b; }
   void hessian(const VecX& x, SpMat& H, bool) override {
     H = m_A;
     for (int i = 0; i < H.rows(); ++i) H.coeffRef(i, i) += 3.0 * x[i] * x[i];

@@ -1,0 +1,78 @@
+#include "sim/output_observers.hpp"
+
+#include <cmath>
+
+namespace simrun {
+
+void EnergyCsvObserver::begin(const Simulation& simulation, const StepRecord& initial) {
+  std::filesystem::create_directories(m_path.parent_path());
+  m_table = std::make_unique<EnergyTable>(m_path, simulation.model(), simulation.state().q,
+                                          simulation.state().v);
+  m_table->write(initial.step, initial.t, *initial.energies);
+}
+
+void EnergyCsvObserver::after_step(const Simulation&, const StepRecord& record) {
+  m_table->write(record.step, record.t, *record.energies);
+}
+
+void StatsCsvObserver::begin(const Simulation&, const StepRecord&) {
+  std::filesystem::create_directories(m_path.parent_path());
+  std::vector<std::string> columns = {"step", "t", "wall_s"};
+  for (const auto& counter : StepStats::kCounters) columns.emplace_back(counter.name);
+  columns.emplace_back("dt");
+  m_csv = std::make_unique<CsvWriter>(m_path, columns);
+}
+
+void StatsCsvObserver::after_step(const Simulation&, const StepRecord& record) {
+  std::vector<double> row = {static_cast<double>(record.step), record.t, record.wall_s};
+  for (const auto& counter : StepStats::kCounters) row.push_back(record.stats->*counter.member);
+  row.push_back(record.h);
+  m_csv->row(row);
+}
+
+FrameObserver::FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface,
+                             int every, double interval)
+    : m_out_dir(out_dir), m_vtu(vtu), m_surface(surface), m_every(every), m_interval(interval) {}
+
+void FrameObserver::begin(const Simulation& simulation, const StepRecord& initial) {
+  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_vtu, m_surface,
+                                           simulation.primary().frames());
+  m_last_t = initial.t;
+  write(simulation, initial);
+}
+
+bool FrameObserver::is_output_step(const StepRecord& record) const {
+  if (record.last) return true;
+  if (m_interval > 0.0) {
+    // A multiple of the interval lies in (t_prev, t] (with a sliver of the step for round-off).
+    const double slack = 1e-9 * record.h;
+    return std::floor((record.t + slack) / m_interval) > std::floor((m_last_t + slack) / m_interval);
+  }
+  return record.step % m_every == 0;
+}
+
+void FrameObserver::after_step(const Simulation& simulation, const StepRecord& record) {
+  if (is_output_step(record)) write(simulation, record);
+  m_last_t = record.t;
+}
+
+void FrameObserver::write(const Simulation& simulation, const StepRecord& record) {
+  const SimulatedSystem& system = simulation.primary();
+  m_writer->write(static_cast<int>(record.step), record.t, system.full_positions(),
+                  system.full_velocities());
+}
+
+void FrameObserver::finish(const Simulation&, RunResult& result) {
+  result.frames_written = m_writer ? m_writer->frames_written() : 0;
+}
+
+void add_output_observers(Simulation& simulation, const RunSettings& settings) {
+  simulation.add_observer(std::make_unique<EnergyCsvObserver>(settings.out_dir / "energy.csv"));
+  simulation.add_observer(std::make_unique<StatsCsvObserver>(settings.out_dir / "stats.csv"));
+  simulation.add_observer(std::make_unique<FrameObserver>(settings.out_dir, settings.write_vtu,
+                                                          settings.write_surface,
+                                                          settings.output_every,
+                                                          settings.output_interval));
+}
+
+}  // namespace simrun

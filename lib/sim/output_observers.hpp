@@ -1,0 +1,73 @@
+#pragma once
+/// The observers that write a run's output folder: energy.csv, stats.csv and the frames
+/// (frames/*.vtu + frames.pvd, surface/*.obj).
+#include <filesystem>
+#include <memory>
+
+#include "io/csv_writer.hpp"
+#include "sim/energy_table.hpp"
+#include "sim/frame_writer.hpp"
+#include "sim/simulation.hpp"
+
+namespace simrun {
+
+/// energy.csv: step, t, kinetic, one column per potential term, total.
+class EnergyCsvObserver final : public StepObserver {
+ public:
+  explicit EnergyCsvObserver(std::filesystem::path path) : m_path(std::move(path)) {}
+  void begin(const Simulation& simulation, const StepRecord& initial) override;
+  void after_step(const Simulation& simulation, const StepRecord& record) override;
+
+ private:
+  std::filesystem::path m_path;
+  std::unique_ptr<EnergyTable> m_table;
+};
+
+/// stats.csv: step, t, wall_s, dt, then one column per named counter (core/step_stats.hpp).
+class StatsCsvObserver final : public StepObserver {
+ public:
+  explicit StatsCsvObserver(std::filesystem::path path) : m_path(std::move(path)) {}
+  void begin(const Simulation& simulation, const StepRecord& initial) override;
+  void after_step(const Simulation& simulation, const StepRecord& record) override;
+
+ private:
+  std::filesystem::path m_path;
+  std::unique_ptr<CsvWriter> m_csv;
+};
+
+/// Frames of the primary system at step 0, at the output steps (every N steps, or whenever t
+/// passes a multiple of the interval) and at the last step.
+class FrameObserver final : public StepObserver {
+ public:
+  FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface, int every,
+                double interval);
+  void begin(const Simulation& simulation, const StepRecord& initial) override;
+  void after_step(const Simulation& simulation, const StepRecord& record) override;
+  void finish(const Simulation& simulation, RunResult& result) override;
+
+ private:
+  bool is_output_step(const StepRecord& record) const;
+  void write(const Simulation& simulation, const StepRecord& record);
+
+  std::filesystem::path m_out_dir;
+  bool m_vtu, m_surface;
+  int m_every;
+  double m_interval;
+  double m_last_t = 0.0;  ///< time of the previous accepted step
+  std::unique_ptr<FrameWriter> m_writer;
+};
+
+/// Calls a function after every accepted step (progress display).
+class StepCallbackObserver final : public StepObserver {
+ public:
+  explicit StepCallbackObserver(std::function<void(long)> on_step) : m_on_step(std::move(on_step)) {}
+  void after_step(const Simulation&, const StepRecord& record) override { m_on_step(record.step); }
+
+ private:
+  std::function<void(long)> m_on_step;
+};
+
+/// Adds the three output observers that settings ask for (energy.csv and stats.csv always).
+void add_output_observers(Simulation& simulation, const RunSettings& settings);
+
+}  // namespace simrun

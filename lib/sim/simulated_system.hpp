@@ -1,0 +1,86 @@
+#pragma once
+/// One simulated system: a Model with its integrator, state, prescribed boundary motion and
+/// the data its frames show. A Simulation steps a primary system and, for comparisons across
+/// meshes (EigenFit, coarsening), companion systems of the same objects alongside.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "integrate/integrator.hpp"
+#include "mesh/tet_mesh.hpp"
+#include "model/dirichlet_motion.hpp"
+#include "model/model.hpp"
+
+namespace simrun {
+
+/// What the frames show besides the motion.
+struct FrameData {
+  TetMesh mesh;    ///< all objects' tets over the global vertex numbering (rest positions)
+  VecX youngs;     ///< per-tet Young's modulus [Pa] (cell data "E")
+  VecX poisson;    ///< per-tet Poisson's ratio (cell data "nu"); may be empty
+  VecX density;    ///< per-tet density [kg/m^3] (cell data "density"); may be empty
+  std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
+  MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
+};
+
+class SimulatedSystem {
+ public:
+  using IntegratorFactory = std::function<std::unique_ptr<Integrator>()>;
+
+  /// `make_integrator` makes the integrator now and again after every release (cached
+  /// factorizations and multistep history restart there).
+  SimulatedSystem(std::string name, FrameData frames, std::unique_ptr<Model> model,
+                  IntegratorFactory make_integrator, State initial);
+
+  /// Moving and released Dirichlet constraints. Before each step t -> t + h the constrained
+  /// vertices are put at their prescribed positions (and velocities) at t + h, the end of the
+  /// step, and time-dependent loads are evaluated there too: exactly what backward Euler (and
+  /// SI, which equals BE for linear forces) assumes; for higher-order or explicit integrators the
+  /// boundary and loads are then first-order accurate in h. A group released at time T is free
+  /// in every step that starts at t >= T: the Model's DOF map is rebuilt, the state is mapped
+  /// across (released vertices keep their prescribed velocity) and the integrator is remade.
+  void set_dirichlet_schedule(DirichletSchedule schedule);
+  /// Marks time-dependent loads (wind): divergence monitoring then tracks the energy injected.
+  void set_time_dependent_loads(bool driven) { m_driven_loads = driven; }
+
+  /// Puts the model at the state's time (prescribed positions, loads). Called once before the
+  /// first step.
+  void begin();
+  /// One step of size h from state().t. On a failed status the state and the model are back at
+  /// the start of the step.
+  Status advance(double h, StepStats& stats);
+
+  /// True when the boundary or the loads do work on the body (moving groups, varying wind).
+  bool is_driven() const;
+  /// Largest prescribed speed [m/s] (0 without moving groups).
+  double max_prescribed_speed() const;
+
+  const std::string& name() const { return m_name; }
+  Model& model() { return *m_model; }
+  const Model& model() const { return *m_model; }
+  const State& state() const { return m_state; }
+  const FrameData& frames() const { return m_frames; }
+  const Integrator& integrator() const { return *m_integrator; }
+  /// Full positions and velocities (constrained DOFs at their prescribed values).
+  VecX full_positions() const { return m_model->full_positions(m_state.q); }
+  VecX full_velocities() const { return m_model->full_velocities(m_state.v); }
+
+ private:
+  void prescribe(double t);
+  void release_due_groups(double t);
+
+  std::string m_name;
+  FrameData m_frames;
+  std::unique_ptr<Model> m_model;
+  IntegratorFactory m_make_integrator;
+  std::unique_ptr<Integrator> m_integrator;
+  State m_state;
+  std::optional<DirichletSchedule> m_schedule;
+  std::vector<int> m_constrained;  ///< vertices constrained now (changes at releases)
+  VecX m_x_prescribed, m_v_prescribed;  ///< full prescribed state (constrained entries)
+  bool m_driven_loads = false;
+};
+
+}  // namespace simrun
