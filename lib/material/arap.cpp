@@ -7,7 +7,7 @@ namespace simrun {
 namespace {
 // psihat = k sum (s_a - 1)^2, k = mu:  psi_a = 2 k (s_a - 1),  d2psi = 2 k I,
 //   twist = 2 k - 4 k / (s_i + s_j),  flip = 2 k   (Smith et al. 2019, ARAP eigensystem).
-StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
+StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   const double k = p.mu;
   StretchDerivatives d;
   d.gradient = 2.0 * k * (s - Vec3::Ones());
@@ -20,21 +20,21 @@ StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
 }
 }  // namespace
 
-double Arap::energy_density(const Mat3& F, const LameParameters& p) const {
+double Arap::energy_density(const Mat3& F, const MaterialParameters& p) const {
   return p.mu * (signed_svd(F).sigma - Vec3::Ones()).squaredNorm();
 }
 
-Mat3 Arap::first_piola(const Mat3& F, const LameParameters& p) const {
+Mat3 Arap::first_piola(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return 2.0 * p.mu * (F - svd.U * svd.V.transpose());
 }
 
-Mat9 Arap::first_piola_derivative(const Mat3& F, const LameParameters& p) const {
+Mat9 Arap::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), false);
 }
 
-Mat9 Arap::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 Arap::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), true);
 }

@@ -5,7 +5,7 @@ namespace simrun {
 
 /// As-rigid-as-possible energy (Chao et al. 2010; the GAUSS principal-stretch form of the Chen
 /// digest, Sec. 1.4):  psi = k sum (s_a - 1)^2 = k |F - R|^2,  P = 2 k (F - R),
-/// with the stiffness k = LameParameters.mu (the Lame shear modulus: the small-strain shear
+/// with the stiffness k = MaterialParameters.mu (the Lame shear modulus: the small-strain shear
 /// modulus is then mu, as for the linear material). lambda is ignored: ARAP has no separate
 /// volume term (its small-strain bulk modulus is 2/3 mu). A scene's "stiffness parameter 1e6 Pa"
 /// (Chen, Ch. 6) is this k.
@@ -14,10 +14,10 @@ namespace simrun {
 class Arap final : public Material {
  public:
   std::string_view name() const override { return "arap"; }
-  double energy_density(const Mat3& F, const LameParameters& p) const override;
-  Mat3 first_piola(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const override;
+  double energy_density(const Mat3& F, const MaterialParameters& p) const override;
+  Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return true; }
 };
 

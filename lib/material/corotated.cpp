@@ -9,7 +9,7 @@ namespace {
 //   psi_a = 2 mu (s_a - 1) + lambda (sum s - 3),   d2psi = 2 mu I + lambda 1 1^T,
 //   twist = 2 mu + (2 lambda (sum s - 3) - 4 mu) / (s_i + s_j),   flip = 2 mu
 // (Smith et al. 2019, ARAP eigensystem for the mu part; the lambda part is linear in sum s).
-StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
+StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   const double volume = p.lambda * (s.sum() - 3.0);
   StretchDerivatives d;
   d.gradient = 2.0 * p.mu * (s - Vec3::Ones()) + Vec3::Constant(volume);
@@ -23,23 +23,23 @@ StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
 }
 }  // namespace
 
-double CorotatedLinear::energy_density(const Mat3& F, const LameParameters& p) const {
+double CorotatedLinear::energy_density(const Mat3& F, const MaterialParameters& p) const {
   const Vec3 s = signed_svd(F).sigma;
   const double tr = s.sum() - 3.0;
   return p.mu * (s - Vec3::Ones()).squaredNorm() + 0.5 * p.lambda * tr * tr;
 }
 
-Mat3 CorotatedLinear::first_piola(const Mat3& F, const LameParameters& p) const {
+Mat3 CorotatedLinear::first_piola(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_first_piola(svd, derivatives(svd.sigma, p).gradient);
 }
 
-Mat9 CorotatedLinear::first_piola_derivative(const Mat3& F, const LameParameters& p) const {
+Mat9 CorotatedLinear::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), false);
 }
 
-Mat9 CorotatedLinear::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 CorotatedLinear::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), true);
 }

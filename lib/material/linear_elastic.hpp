@@ -10,11 +10,11 @@ namespace simrun {
 class LinearElastic final : public Material {
  public:
   std::string_view name() const override { return "linear"; }
-  double energy_density(const Mat3& F, const LameParameters& p) const override;
-  Mat3 first_piola(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const override;
+  double energy_density(const Mat3& F, const MaterialParameters& p) const override;
+  Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
   /// dP/dF is already PSD for mu > 0, lambda >= -2 mu / 3; returned unchanged.
-  Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const override {
+  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override {
     return first_piola_derivative(F, p);
   }
   bool is_quadratic() const override { return true; }

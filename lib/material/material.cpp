@@ -5,11 +5,11 @@
 
 namespace simrun {
 
-Mat9 Material::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 Material::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
   return project_psd(first_piola_derivative(F, p), kPsdEpsilon);
 }
 
-double Material::energy_density_magnitude(const Mat3& F, const LameParameters& p) const {
+double Material::energy_density_magnitude(const Mat3& F, const MaterialParameters& p) const {
   return std::abs(energy_density(F, p)) + (std::abs(p.mu) + std::abs(p.lambda)) * F.squaredNorm();
 }
 

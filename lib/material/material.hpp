@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/types.hpp"
-#include "material/lame.hpp"
+#include "material/material_parameters.hpp"
 
 namespace simrun {
 
@@ -28,22 +28,24 @@ class Material {
   /// The scene name of the model ("linear", ...).
   virtual std::string_view name() const = 0;
   /// Energy per unit rest volume [J/m^3].
-  virtual double energy_density(const Mat3& F, const LameParameters& p) const = 0;
+  virtual double energy_density(const Mat3& F, const MaterialParameters& p) const = 0;
   /// P = dpsi/dF [Pa].
-  virtual Mat3 first_piola(const Mat3& F, const LameParameters& p) const = 0;
+  virtual Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const = 0;
   /// dP/dF, 9x9 on column-major vec(F).
-  virtual Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const = 0;
+  virtual Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const = 0;
   /// dP/dF projected to the positive semidefinite cone: negative eigenvalues become kPsdEpsilon.
   /// The default clamps the eigenvalues of the 9x9 matrix (see project_psd); models with
   /// analytic eigensystems override it with the same result.
-  virtual Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const;
+  virtual Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const;
   /// True when dP/dF does not depend on F (psi quadratic in F): assembled Hessians are constant.
   virtual bool is_quadratic() const { return false; }
   /// Scale of the rounding error of energy_density(F) over eps [J/m^3]: the size of the parts it
   /// sums. The models compute psi as differences of parts of size (mu + |lambda|) |F|^2 (for
   /// example mu/2 (tr F^T F - 3), which cancels to 0 at rest), so the default is
   /// |psi| + (mu + |lambda|) |F|_F^2 (model/elastic_energy.cpp adds the rounding of F itself).
-  virtual double energy_density_magnitude(const Mat3& F, const LameParameters& p) const;
+  virtual double energy_density_magnitude(const Mat3& F, const MaterialParameters& p) const;
+  /// True when the model reads MaterialParameters::stiffness (a 6x6 tensor per element).
+  virtual bool needs_stiffness_tensor() const { return false; }
   /// True when psi is finite for inverted elements (det F <= 0). Models that return false give
   /// +inf energy there, which line searches reject and the step loop reports as divergence.
   virtual bool allows_inversion() const = 0;

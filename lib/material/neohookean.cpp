@@ -17,7 +17,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 //   twist = mu + (lambda log J - mu) / (s_i s_j),  flip = mu + (mu - lambda log J) / (s_i s_j)
 // (Smith et al. 2019, neo-Hookean eigensystem, written for these Lame parameters; verified by the
 // FD tests).
-StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
+StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   const double log_j = std::log(s.prod());
   const double c = p.lambda * log_j - p.mu;
   StretchDerivatives d;
@@ -34,32 +34,32 @@ StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
   return d;
 }
 
-Mat9 tangent(const Mat3& F, const LameParameters& p, bool project) {
+Mat9 tangent(const Mat3& F, const MaterialParameters& p, bool project) {
   if (!(F.determinant() > 0.0)) return Mat9::Constant(kNaN);
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), project);
 }
 }  // namespace
 
-double NeoHookean::energy_density(const Mat3& F, const LameParameters& p) const {
+double NeoHookean::energy_density(const Mat3& F, const MaterialParameters& p) const {
   const double J = F.determinant();
   if (!(J > 0.0)) return std::numeric_limits<double>::infinity();
   const double log_j = std::log(J);
   return 0.5 * p.mu * (F.squaredNorm() - 3.0) - p.mu * log_j + 0.5 * p.lambda * log_j * log_j;
 }
 
-Mat3 NeoHookean::first_piola(const Mat3& F, const LameParameters& p) const {
+Mat3 NeoHookean::first_piola(const Mat3& F, const MaterialParameters& p) const {
   const double J = F.determinant();
   if (!(J > 0.0)) return Mat3::Constant(kNaN);
   const Mat3 F_inv_t = F.inverse().transpose();
   return p.mu * (F - F_inv_t) + p.lambda * std::log(J) * F_inv_t;
 }
 
-Mat9 NeoHookean::first_piola_derivative(const Mat3& F, const LameParameters& p) const {
+Mat9 NeoHookean::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
   return tangent(F, p, false);
 }
 
-Mat9 NeoHookean::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 NeoHookean::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
   return tangent(F, p, true);
 }
 

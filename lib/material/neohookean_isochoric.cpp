@@ -12,8 +12,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // C1 = mu/2, D1 = lambda/2: see the header (GAUSS convention, half the shear modulus).
-double c1(const LameParameters& p) { return 0.5 * p.mu; }
-double d1(const LameParameters& p) { return 0.5 * p.lambda; }
+double c1(const MaterialParameters& p) { return 0.5 * p.mu; }
+double d1(const MaterialParameters& p) { return 0.5 * p.lambda; }
 
 // psihat = C1 (g I_C - 3) + D1 (J - 1)^2, g = J^(-2/3), I_C = sum s^2, p_a = J / s_a:
 //   psi_a = C1 g (2 s_a - 2/3 I_C / s_a) + 2 D1 (J - 1) p_a,
@@ -22,7 +22,7 @@ double d1(const LameParameters& p) { return 0.5 * p.lambda; }
 //   twist = C1 g (2 - 2/3 I_C / (s_i s_j)) + 2 D1 (J - 1) s_k,
 //   flip  = C1 g (2 + 2/3 I_C / (s_i s_j)) - 2 D1 (J - 1) s_k.
 // Derived here from the definition of the quotients (principal_stretch.hpp); FD-tested.
-StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
+StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   const double C = c1(p), D = d1(p);
   const double J = s.prod();
   const double g = 1.0 / std::cbrt(J * J);
@@ -50,20 +50,20 @@ StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
   return d;
 }
 
-Mat9 tangent(const Mat3& F, const LameParameters& p, bool project) {
+Mat9 tangent(const Mat3& F, const MaterialParameters& p, bool project) {
   if (!(F.determinant() > 0.0)) return Mat9::Constant(kNaN);
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), project);
 }
 }  // namespace
 
-double NeoHookeanIsochoric::energy_density(const Mat3& F, const LameParameters& p) const {
+double NeoHookeanIsochoric::energy_density(const Mat3& F, const MaterialParameters& p) const {
   const double J = F.determinant();
   if (!(J > 0.0)) return std::numeric_limits<double>::infinity();
   return c1(p) * (F.squaredNorm() / std::cbrt(J * J) - 3.0) + d1(p) * (J - 1.0) * (J - 1.0);
 }
 
-Mat3 NeoHookeanIsochoric::first_piola(const Mat3& F, const LameParameters& p) const {
+Mat3 NeoHookeanIsochoric::first_piola(const Mat3& F, const MaterialParameters& p) const {
   const double J = F.determinant();
   if (!(J > 0.0)) return Mat3::Constant(kNaN);
   const Mat3 F_inv_t = F.inverse().transpose();
@@ -72,11 +72,12 @@ Mat3 NeoHookeanIsochoric::first_piola(const Mat3& F, const LameParameters& p) co
          2.0 * d1(p) * J * (J - 1.0) * F_inv_t;
 }
 
-Mat9 NeoHookeanIsochoric::first_piola_derivative(const Mat3& F, const LameParameters& p) const {
+Mat9 NeoHookeanIsochoric::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
   return tangent(F, p, false);
 }
 
-Mat9 NeoHookeanIsochoric::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 NeoHookeanIsochoric::first_piola_derivative_psd(const Mat3& F,
+                                                     const MaterialParameters& p) const {
   return tangent(F, p, true);
 }
 

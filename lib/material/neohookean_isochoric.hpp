@@ -9,7 +9,7 @@ namespace simrun {
 ///   psi = C1 (I1bar - 3) + D1 (J - 1)^2,   I1bar = J^(-2/3) |F|^2,
 ///   P = C1 J^(-2/3) (2 F - 2/3 |F|^2 F^-T) + 2 D1 J (J - 1) F^-T     (Kharevych Eq. 2.10).
 ///
-/// Coefficient convention. This model takes the same LameParameters as every other model
+/// Coefficient convention. This model takes the same Lame parameters as every other model
 /// (mu = E / (2 (1 + nu)) is the Lame shear modulus) and sets, as GAUSS does,
 ///   C1 = mu / 2,   D1 = lambda / 2.
 /// So C1 (which Kharevych's Eq. 2.4 calls "mu") is HALF the Lame shear modulus; the small-strain
@@ -24,10 +24,10 @@ namespace simrun {
 class NeoHookeanIsochoric final : public Material {
  public:
   std::string_view name() const override { return "neohookean_isochoric"; }
-  double energy_density(const Mat3& F, const LameParameters& p) const override;
-  Mat3 first_piola(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const override;
+  double energy_density(const Mat3& F, const MaterialParameters& p) const override;
+  Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return false; }
 };
 

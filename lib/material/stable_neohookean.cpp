@@ -13,7 +13,7 @@ struct Coefficients {
 };
 
 // Smith et al. 2018: alpha = 1 + 3m/(4l) from P(I) = 0; m, l match the linear material.
-Coefficients coefficients(const LameParameters& p) {
+Coefficients coefficients(const MaterialParameters& p) {
   const double m = 4.0 / 3.0 * p.mu;
   const double l = p.lambda + 5.0 / 6.0 * p.mu;
   return {m, l, 1.0 + 0.75 * m / l};
@@ -33,7 +33,7 @@ Mat3 cofactor(const Mat3& F) {
 //                     + (a != b) l (J - alpha) s_c,
 //   twist/flip (i,j; k the third) = m (1 - 1/(I_C+1)) +/- l (J - alpha) s_k
 // (derived here from the quotient definitions in principal_stretch.hpp; FD-tested).
-StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
+StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   const Coefficients c = coefficients(p);
   const double ic1 = s.squaredNorm() + 1.0;
   const double J = s.prod();
@@ -55,7 +55,7 @@ StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
 }
 }  // namespace
 
-double StableNeoHookean::energy_density(const Mat3& F, const LameParameters& p) const {
+double StableNeoHookean::energy_density(const Mat3& F, const MaterialParameters& p) const {
   const Coefficients c = coefficients(p);
   const double ic = F.squaredNorm();
   const double dj = F.determinant() - c.alpha;
@@ -63,18 +63,19 @@ double StableNeoHookean::energy_density(const Mat3& F, const LameParameters& p) 
   return 0.5 * c.m * (ic - 3.0) + 0.5 * c.l * dj * dj - 0.5 * c.m * std::log(ic + 1.0) - rest;
 }
 
-Mat3 StableNeoHookean::first_piola(const Mat3& F, const LameParameters& p) const {
+Mat3 StableNeoHookean::first_piola(const Mat3& F, const MaterialParameters& p) const {
   const Coefficients c = coefficients(p);
   const double ic = F.squaredNorm();
   return c.m * (1.0 - 1.0 / (ic + 1.0)) * F + c.l * (F.determinant() - c.alpha) * cofactor(F);
 }
 
-Mat9 StableNeoHookean::first_piola_derivative(const Mat3& F, const LameParameters& p) const {
+Mat9 StableNeoHookean::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), false);
 }
 
-Mat9 StableNeoHookean::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 StableNeoHookean::first_piola_derivative_psd(const Mat3& F,
+                                                  const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), true);
 }

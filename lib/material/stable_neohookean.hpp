@@ -19,10 +19,10 @@ namespace simrun {
 class StableNeoHookean final : public Material {
  public:
   std::string_view name() const override { return "stable_neohookean"; }
-  double energy_density(const Mat3& F, const LameParameters& p) const override;
-  Mat3 first_piola(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const LameParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const override;
+  double energy_density(const Mat3& F, const MaterialParameters& p) const override;
+  Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
+  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return true; }
 };
 

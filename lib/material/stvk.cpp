@@ -13,7 +13,7 @@ Mat3 green_strain(const Mat3& F) { return 0.5 * (F.transpose() * F - Mat3::Ident
 //   twist = lambda trE + mu (s_i^2 - s_i s_j + s_j^2 - 1),
 //   flip  = lambda trE + mu (s_i^2 + s_i s_j + s_j^2 - 1)
 // ((s_i^3 -/+ s_j^3 - s_i -/+ s_j) / (s_i +/- s_j) written out, so no 0/0 at s_i = s_j).
-StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
+StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   const Vec3 E = 0.5 * (s.cwiseProduct(s) - Vec3::Ones());
   const double tr = E.sum();
   StretchDerivatives d;
@@ -33,23 +33,24 @@ StretchDerivatives derivatives(const Vec3& s, const LameParameters& p) {
 }
 }  // namespace
 
-double StVenantKirchhoff::energy_density(const Mat3& F, const LameParameters& p) const {
+double StVenantKirchhoff::energy_density(const Mat3& F, const MaterialParameters& p) const {
   const Mat3 E = green_strain(F);
   const double tr = E.trace();
   return p.mu * E.squaredNorm() + 0.5 * p.lambda * tr * tr;
 }
 
-Mat3 StVenantKirchhoff::first_piola(const Mat3& F, const LameParameters& p) const {
+Mat3 StVenantKirchhoff::first_piola(const Mat3& F, const MaterialParameters& p) const {
   const Mat3 E = green_strain(F);
   return F * (2.0 * p.mu * E + p.lambda * E.trace() * Mat3::Identity());
 }
 
-Mat9 StVenantKirchhoff::first_piola_derivative(const Mat3& F, const LameParameters& p) const {
+Mat9 StVenantKirchhoff::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), false);
 }
 
-Mat9 StVenantKirchhoff::first_piola_derivative_psd(const Mat3& F, const LameParameters& p) const {
+Mat9 StVenantKirchhoff::first_piola_derivative_psd(const Mat3& F,
+                                                   const MaterialParameters& p) const {
   const SignedSvd svd = signed_svd(F);
   return stretch_tangent(svd, derivatives(svd.sigma, p), true);
 }

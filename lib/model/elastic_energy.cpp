@@ -1,6 +1,8 @@
 #include "model/elastic_energy.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "core/parallel.hpp"
 #include "fem/element_coloring.hpp"
@@ -8,11 +10,20 @@
 namespace simrun {
 
 ElasticEnergy::ElasticEnergy(TetElements elements, std::shared_ptr<const Material> material,
-                             std::vector<LameParameters> parameters, int num_vertices)
+                             ElementMaterials parameters, int num_vertices)
     : m_elements(std::move(elements)),
       m_material(std::move(material)),
       m_parameters(std::move(parameters)),
-      m_coloring(color_element_blocks(m_elements.tets, num_vertices)) {}
+      m_coloring(color_element_blocks(m_elements.tets, num_vertices)) {
+  m_parameters.check();
+  if (m_parameters.size() != m_elements.size())
+    throw std::invalid_argument("ElasticEnergy: " + std::to_string(m_parameters.size()) +
+                                " parameter sets for " + std::to_string(m_elements.size()) +
+                                " elements");
+  if (m_material->needs_stiffness_tensor() && m_parameters.stiffness.empty())
+    throw std::invalid_argument("ElasticEnergy: material '" + std::string(m_material->name()) +
+                                "' needs a stiffness tensor per element");
+}
 
 double ElasticEnergy::energy(const VecX& x) const {
   double total = 0.0;

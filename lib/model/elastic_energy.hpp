@@ -13,8 +13,10 @@ namespace simrun {
 
 class ElasticEnergy final : public EnergyTerm {
  public:
+  /// Throws std::invalid_argument when `parameters` does not have one entry per element, or
+  /// lacks the stiffness tensors a model that needs them reads.
   ElasticEnergy(TetElements elements, std::shared_ptr<const Material> material,
-                std::vector<LameParameters> parameters, int num_vertices);
+                ElementMaterials parameters, int num_vertices);
 
   std::string name() const override { return "elastic"; }
   double energy(const VecX& x) const override;
@@ -30,12 +32,12 @@ class ElasticEnergy final : public EnergyTerm {
   double energy_magnitude(const VecX& x) const override;
 
   const TetElements& elements() const { return m_elements; }
-  const std::vector<LameParameters>& parameters() const { return m_parameters; }
+  const ElementMaterials& parameters() const { return m_parameters; }
 
  private:
   TetElements m_elements;
   std::shared_ptr<const Material> m_material;
-  std::vector<LameParameters> m_parameters;
+  ElementMaterials m_parameters;
   ElementColoring m_coloring;  ///< vertex-disjoint element blocks for parallel assembly
   TetSlots m_slots;
 };

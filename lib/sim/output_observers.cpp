@@ -35,8 +35,8 @@ FrameObserver::FrameObserver(const std::filesystem::path& out_dir, bool vtu, boo
     : m_out_dir(out_dir), m_vtu(vtu), m_surface(surface), m_every(every), m_interval(interval) {}
 
 void FrameObserver::begin(const Simulation& simulation, const StepRecord& initial) {
-  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_vtu, m_surface,
-                                           simulation.primary().frames());
+  m_writer =
+      std::make_unique<FrameWriter>(m_out_dir, m_vtu, m_surface, simulation.primary().frames());
   m_last_t = initial.t;
   write(simulation, initial);
 }
@@ -46,7 +46,8 @@ bool FrameObserver::is_output_step(const StepRecord& record) const {
   if (m_interval > 0.0) {
     // A multiple of the interval lies in (t_prev, t] (with a sliver of the step for round-off).
     const double slack = 1e-9 * record.h;
-    return std::floor((record.t + slack) / m_interval) > std::floor((m_last_t + slack) / m_interval);
+    return std::floor((record.t + slack) / m_interval) >
+           std::floor((m_last_t + slack) / m_interval);
   }
   return record.step % m_every == 0;
 }
@@ -69,10 +70,9 @@ void FrameObserver::finish(const Simulation&, RunResult& result) {
 void add_output_observers(Simulation& simulation, const RunSettings& settings) {
   simulation.add_observer(std::make_unique<EnergyCsvObserver>(settings.out_dir / "energy.csv"));
   simulation.add_observer(std::make_unique<StatsCsvObserver>(settings.out_dir / "stats.csv"));
-  simulation.add_observer(std::make_unique<FrameObserver>(settings.out_dir, settings.write_vtu,
-                                                          settings.write_surface,
-                                                          settings.output_every,
-                                                          settings.output_interval));
+  simulation.add_observer(
+      std::make_unique<FrameObserver>(settings.out_dir, settings.write_vtu, settings.write_surface,
+                                      settings.output_every, settings.output_interval));
 }
 
 }  // namespace simrun

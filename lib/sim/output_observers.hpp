@@ -60,7 +60,8 @@ class FrameObserver final : public StepObserver {
 /// Calls a function after every accepted step (progress display).
 class StepCallbackObserver final : public StepObserver {
  public:
-  explicit StepCallbackObserver(std::function<void(long)> on_step) : m_on_step(std::move(on_step)) {}
+  explicit StepCallbackObserver(std::function<void(long)> on_step)
+      : m_on_step(std::move(on_step)) {}
   void after_step(const Simulation&, const StepRecord& record) override { m_on_step(record.step); }
 
  private:

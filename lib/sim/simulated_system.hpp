@@ -17,10 +17,10 @@ namespace simrun {
 
 /// What the frames show besides the motion.
 struct FrameData {
-  TetMesh mesh;    ///< all objects' tets over the global vertex numbering (rest positions)
-  VecX youngs;     ///< per-tet Young's modulus [Pa] (cell data "E")
-  VecX poisson;    ///< per-tet Poisson's ratio (cell data "nu"); may be empty
-  VecX density;    ///< per-tet density [kg/m^3] (cell data "density"); may be empty
+  TetMesh mesh;  ///< all objects' tets over the global vertex numbering (rest positions)
+  VecX youngs;   ///< per-tet Young's modulus [Pa] (cell data "E")
+  VecX poisson;  ///< per-tet Poisson's ratio (cell data "nu"); may be empty
+  VecX density;  ///< per-tet density [kg/m^3] (cell data "density"); may be empty
   std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
   MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
 };
@@ -78,7 +78,7 @@ class SimulatedSystem {
   std::unique_ptr<Integrator> m_integrator;
   State m_state;
   std::optional<DirichletSchedule> m_schedule;
-  std::vector<int> m_constrained;  ///< vertices constrained now (changes at releases)
+  std::vector<int> m_constrained;       ///< vertices constrained now (changes at releases)
   VecX m_x_prescribed, m_v_prescribed;  ///< full prescribed state (constrained entries)
   bool m_driven_loads = false;
 };

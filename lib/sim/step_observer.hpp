@@ -13,12 +13,12 @@ struct RunResult;
 
 /// One accepted step (or the initial state, step 0) as the observers see it.
 struct StepRecord {
-  long step = 0;      ///< 0 for the initial state
-  double t = 0.0;     ///< time at the end of the step [s]
-  double h = 0.0;     ///< the step's size [s] (0 for step 0)
+  long step = 0;        ///< 0 for the initial state
+  double t = 0.0;       ///< time at the end of the step [s]
+  double h = 0.0;       ///< the step's size [s] (0 for step 0)
   double wall_s = 0.0;  ///< wall time of the step [s]
   bool last = false;    ///< no step follows (the clock's end; not known for stops on failure)
-  const StepStats* stats = nullptr;    ///< the step's counters (empty for step 0)
+  const StepStats* stats = nullptr;     ///< the step's counters (empty for step 0)
   const EnergyRow* energies = nullptr;  ///< the primary system's energies after the step
 };
 

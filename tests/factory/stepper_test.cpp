@@ -18,13 +18,16 @@ namespace {
 std::string bar_scene(const std::string& time, const std::string& motion_length,
                       const std::string& release, const std::string& output = "") {
   return R"({"time": )" + time + R"(, "gravity": [0, -9.81, 0], "integrator": {"type": "bdf2"},
-    "output": {"frames": [] )" + output + R"(},
+    "output": {"frames": [] )" +
+         output + R"(},
     "objects": [{"mesh": {"box": {"size": [1, 0.1, 0.1], "cells": [6, 1, 1]}},
       "material": {"model": "neohookean", "E": 1e5, "nu": 0.3, "density": 1000},
       "dirichlet": [
         {"select": {"side": "-x"}, "motion": {"shake": {"direction": [0, 1, 0], "amplitude": 0.02,
-           "frequency": 5, )" + motion_length + R"(}}},
-        {"select": {"side": "+x"}, )" + release + R"(}]}]})";
+           "frequency": 5, )" +
+         motion_length + R"(}}},
+        {"select": {"side": "+x"}, )" +
+         release + R"(}]}]})";
 }
 
 /// Runs a scene file, keeping every step's (t, full positions).
@@ -51,9 +54,11 @@ TEST(Stepper, TimeKeysGiveTheSameRunAsStepKeys) {
   // 0.2 s = 20 steps of 0.01; the shake runs 10 steps (0.1 s); the +x end is released at step 13
   // (free in steps that start at 0.12 s).
   const auto by_steps = dir.write(
-      "steps.json", bar_scene(R"({"dt": 0.01, "steps": 20})", R"("steps": 10)", R"("release_step": 13)"));
-  const auto by_time = dir.write("time.json", bar_scene(R"({"dt": 0.01, "end": 0.2})",
-                                                         R"("duration": 0.1)", R"("release_time": 0.12)"));
+      "steps.json",
+      bar_scene(R"({"dt": 0.01, "steps": 20})", R"("steps": 10)", R"("release_step": 13)"));
+  const auto by_time = dir.write(
+      "time.json",
+      bar_scene(R"({"dt": 0.01, "end": 0.2})", R"("duration": 0.1)", R"("release_time": 0.12)"));
   const Trajectory a = run_scene(by_steps), b = run_scene(by_time);
   ASSERT_EQ(a.result.status, "finished");
   ASSERT_EQ(b.result.status, "finished");
@@ -67,8 +72,8 @@ TEST(Stepper, TimeKeysGiveTheSameRunAsStepKeys) {
 
 TEST(Stepper, EndTimeShortensTheLastStepAndCapsWithSteps) {
   test::SceneFolder dir;
-  const auto file = dir.write("s.json", bar_scene(R"({"dt": 0.01, "end": 0.105})",
-                                                  R"("steps": 10)", R"("release_step": 13)"));
+  const auto file = dir.write("s.json", bar_scene(R"({"dt": 0.01, "end": 0.105})", R"("steps": 10)",
+                                                  R"("release_step": 13)"));
   const Trajectory run = run_scene(file);
   ASSERT_EQ(run.result.status, "finished");
   ASSERT_EQ(run.t.size(), 11u);  // 10 steps of 0.01 and one of 0.005
@@ -83,9 +88,9 @@ TEST(Stepper, OutputIntervalWritesAFrameWheneverTPassesAMultiple) {
   test::SceneFolder dir;
   // dt = 0.03 and an interval of 0.05: multiples 0.05, 0.10, 0.15 are passed at steps 2, 4, 5,
   // plus step 0 and the last step (7, t = 0.2: the last step is 0.02).
-  const auto file = dir.write(
-      "s.json", bar_scene(R"({"dt": 0.03, "end": 0.2})", R"("steps": 2)", R"("release_step": 3)",
-                          R"(, "interval": 0.05, "dir": "out")"));
+  const auto file =
+      dir.write("s.json", bar_scene(R"({"dt": 0.03, "end": 0.2})", R"("steps": 2)",
+                                    R"("release_step": 3)", R"(, "interval": 0.05, "dir": "out")"));
   SceneConfig scene = parse_scene(file, {"/output/frames=[\"vtu\"]"});
   auto simulation = build_simulation(scene);
   const RunSettings settings = run_settings(scene);
@@ -108,10 +113,10 @@ TEST(Stepper, OutputIntervalWritesAFrameWheneverTPassesAMultiple) {
 
 TEST(Stepper, AlternativeKeysTogetherAreErrorsWithTheirPointer) {
   test::SceneFolder dir;
-  const auto file = dir.write("s.json", bar_scene(R"({"dt": 0.01, "steps": 5})",
-                                                  R"("steps": 2, "duration": 0.02)",
-                                                  R"("release_step": 3, "release_time": 0.02)",
-                                                  R"(, "every": 2, "interval": 0.1)"));
+  const auto file = dir.write(
+      "s.json",
+      bar_scene(R"({"dt": 0.01, "steps": 5})", R"("steps": 2, "duration": 0.02)",
+                R"("release_step": 3, "release_time": 0.02)", R"(, "every": 2, "interval": 0.1)"));
   const std::string message = test::input_error_of([&] { parse_scene(file); });
   EXPECT_NE(message.find("/objects/0/dirichlet/0/motion/shake: expected 'steps' or 'duration'"),
             std::string::npos)
@@ -141,8 +146,8 @@ class CountingObserver final : public StepObserver {
 
 TEST(Stepper, ObserversSeeTheStartEveryStepAndTheEnd) {
   test::SceneFolder dir;
-  const auto file = dir.write("s.json", bar_scene(R"({"dt": 0.01, "steps": 6})",
-                                                  R"("steps": 2)", R"("release_step": 3)"));
+  const auto file = dir.write(
+      "s.json", bar_scene(R"({"dt": 0.01, "steps": 6})", R"("steps": 2)", R"("release_step": 3)"));
   const SceneConfig scene = parse_scene(file);
   auto simulation = build_simulation(scene);
   auto observer = std::make_unique<CountingObserver>();
@@ -165,8 +170,8 @@ TEST(Stepper, ACompanionIsSteppedAlongsideAndMatchesItsOwnRun) {
   test::SceneFolder dir;
   const auto coarse = dir.write("coarse.json", bar_scene(R"({"dt": 0.01, "steps": 8})",
                                                          R"("steps": 4)", R"("release_step": 6)"));
-  const auto fine = dir.write("fine.json", bar_scene(R"({"dt": 0.01, "steps": 8})",
-                                                     R"("steps": 4)", R"("release_step": 6)"));
+  const auto fine = dir.write("fine.json", bar_scene(R"({"dt": 0.01, "steps": 8})", R"("steps": 4)",
+                                                     R"("release_step": 6)"));
   const SceneConfig fine_scene = parse_scene(fine, {"/objects/0/mesh/box/cells=[12, 2, 2]"});
   // Alone.
   auto alone = build_simulation(fine_scene);
