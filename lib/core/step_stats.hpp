@@ -24,6 +24,7 @@ enum class CounterCombine {
   X(factorizations,    kSum,  "numeric factorizations (one per factorize call, fallbacks included)") \
   X(solves,            kSum,  "linear solves with a factorization (one per right-hand-side block)") \
   X(ldlt_fallbacks,    kSum,  "factorizations that found the matrix not positive definite")        \
+  X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")             \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")
 // clang-format on
 

@@ -85,6 +85,7 @@ class StagePotential final : public NewtonObjective {
 void add_newton_stats(const NewtonStats& n, StepStats& stats) {
   stats.newton_iters += n.iterations;
   stats.line_search_steps += n.line_search_steps;
+  stats.projected_iters += n.projected_iterations;
   stats.residual = n.residual;
 }
 
@@ -186,9 +187,7 @@ Status ImplicitStageSolver::solve_reusing_factorization(Model& model, const Impl
   {
     const SolverMeter meter(*m_solver, stats);
     const NewtonStats n = newton_solve(phi, x, *m_solver, settings, m_newton);
-    stats.newton_iters += n.iterations;
-    stats.line_search_steps += n.line_search_steps;
-    stats.residual = n.residual;
+    add_newton_stats(n, stats);
     status = n.status;
   }
   if (status == Status::kSuccess) return status;

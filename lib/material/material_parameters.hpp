@@ -24,8 +24,8 @@ struct MaterialParameters {
                      double damping_ = 0.0)
       : mu(mu_), lambda(lambda_), stiffness(stiffness_), damping(damping_) {}
 
-  double mu = 0.0;      ///< shear modulus [Pa]
-  double lambda = 0.0;  ///< first Lame parameter [Pa]
+  double mu = 0.0;                         ///< shear modulus [Pa]
+  double lambda = 0.0;                     ///< first Lame parameter [Pa]
   const VoigtTensor* stiffness = nullptr;  ///< anisotropic models only, else null
   double damping = 0.0;                    ///< viscous damping parameter k_D [s]
 };
@@ -33,7 +33,7 @@ struct MaterialParameters {
 /// Per-element material parameters of one elastic body (structure of arrays: the isotropic
 /// models' assembly loops read 16 bytes per element, not a 6x6 tensor).
 struct ElementMaterials {
-  std::vector<LameParameters> lame;  ///< one per element
+  std::vector<LameParameters> lame;    ///< one per element
   std::vector<VoigtTensor> stiffness;  ///< one per element, or empty (isotropic models)
   VecX damping;                        ///< one per element, or empty (no viscous damping)
 

@@ -137,7 +137,7 @@ struct NewtonConfig {
   int max_iterations = 20;
   bool line_search = true;
   bool step_halving = false;  ///< thesis Ch. 4: halve h when Newton stalls (IntegratorSettings)
-  std::string projection = "always";  ///< "always" | "never" | "auto" (solve/newton.hpp)
+  std::string projection = "auto";  ///< "always" | "never" | "auto" (solve/newton.hpp)
 };
 
 struct IntegratorConfig {

@@ -56,7 +56,7 @@ struct NewtonSettings {
   bool line_search = true;  ///< backtracking (Armijo) on Phi or on the merit; off = full steps
   int max_line_search_steps = 30;
   double armijo = 1e-4;  ///< sufficient decrease constant c1
-  HessianProjection projection = HessianProjection::kAlways;
+  HessianProjection projection = HessianProjection::kAuto;
   NewtonMode mode = NewtonMode::kMinimize;
   /// Simplified Newton: factorize once (when the workspace holds no factorization yet) and
   /// solve with that factorization at every iteration. A direction that is not a descent
