@@ -94,14 +94,15 @@ class DuplicateKeyFinder {
     std::string key;  ///< objects: the current key
   };
   std::string pointer_to_parent() const {
-    std::string p;
+    nlohmann::json::json_pointer p;
     for (std::size_t i = 0; i + 1 < m_frames.size(); ++i) {
       const Frame& f = m_frames[i];
-      p += "/";
-      for (char c : f.array ? std::to_string(f.count) : f.key)
-        p.append(c == '~' ? "~0" : c == '/' ? "~1" : std::string_view(&c, 1));
+      if (f.array)
+        p /= f.count;
+      else
+        p /= f.key;
     }
-    return p;
+    return p.to_string();
   }
   std::vector<Frame> m_frames;
   std::vector<std::pair<std::string, std::string>> m_duplicates;

@@ -175,16 +175,7 @@ std::vector<std::string> unsupported_schema_keywords(const json& schema) {
 }
 
 std::string append_pointer(const std::string& pointer, const std::string& token) {
-  std::string escaped;
-  for (char c : token) {
-    if (c == '~')
-      escaped += "~0";
-    else if (c == '/')
-      escaped += "~1";
-    else
-      escaped += c;
-  }
-  return pointer + "/" + escaped;
+  return (json::json_pointer(pointer) / token).to_string();
 }
 
 std::string describe_json_value(const json& value) {

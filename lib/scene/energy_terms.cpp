@@ -1,0 +1,69 @@
+#include "scene/energy_terms.hpp"
+
+#include "core/error.hpp"
+#include "material/material.hpp"
+#include "model/elastic_energy.hpp"
+#include "model/gravity_energy.hpp"
+#include "model/spring_energy.hpp"
+#include "model/wind_load.hpp"
+
+namespace simrun {
+
+namespace {
+
+/// Elements [begin, end) of `all` (global vertex numbering kept).
+TetElements slice(const TetElements& all, int begin, int end) {
+  TetElements part;
+  part.tets = all.tets.middleRows(begin, end - begin);
+  part.volume = all.volume.segment(begin, end - begin);
+  part.grad.assign(all.grad.begin() + begin, all.grad.begin() + end);
+  part.dm_inverse.assign(all.dm_inverse.begin() + begin, all.dm_inverse.begin() + end);
+  return part;
+}
+
+}  // namespace
+
+SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& objects,
+                             const TetElements& elements, const VecX& nodal_mass,
+                             const MatX3i& surface) {
+  SceneTerms out;
+  auto& terms = out.terms;
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
+    if (scene.objects[i].material.model == "mass_spring") continue;  // springs below
+    std::shared_ptr<const Material> material;
+    try {
+      material = make_material(scene.objects[i].material.model);
+    } catch (const InputError& e) {
+      throw InputError(scene.source.string() + ": " + object_pointer(i) +
+                       "/material/model: " + e.what());
+    }
+    std::vector<LameParameters> lame;
+    for (int e = objects.tet_offset[i]; e < objects.tet_offset[i + 1]; ++e) {
+      lame.push_back(lame_from_young_poisson(objects.youngs[e], objects.poisson[e]));
+    }
+    terms.push_back(std::make_unique<ElasticEnergy>(
+        slice(elements, objects.tet_offset[i], objects.tet_offset[i + 1]), material, std::move(lame), objects.num_vertices()));
+  }
+  if (!objects.springs.empty()) {
+    terms.push_back(std::make_unique<SpringEnergy>(objects.springs, objects.spring_stiffness,
+                                                   VecX(as_flat(objects.mesh.vertices))));
+  }
+  VecX weighed_mass = nodal_mass;  // per-object gravity_scale
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
+    const int begin = objects.vertex_offset[i], count = objects.vertex_offset[i + 1] - begin;
+    weighed_mass.segment(3 * begin, 3 * count) *= scene.objects[i].gravity_scale;
+  }
+  terms.push_back(
+      std::make_unique<GravityEnergy>(scene.gravity, weighed_mass, VecX(as_flat(objects.mesh.vertices))));
+  if (scene.wind) {
+    const WindConfig& w = *scene.wind;
+    const WindSettings settings{w.pressure,  w.direction,      w.gust_amplitude, w.gust_frequency,
+                                w.sway_axis, w.sway_angle_deg, w.sway_frequency};
+    terms.push_back(
+        std::make_unique<WindLoad>(settings, VecX(as_flat(objects.mesh.vertices)), surface));
+    out.time_dependent_loads = w.gust_amplitude != 0.0 || w.sway_angle_deg != 0.0;
+  }
+  return out;
+}
+
+}  // namespace simrun

@@ -1,0 +1,57 @@
+#include "scene/merged_objects.hpp"
+
+namespace simrun {
+
+MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const SceneConfig& scene) {
+  int n_vertices = 0, n_tets = 0;
+  for (const ObjectPieces& p : objects) {
+    n_vertices += p.mesh.num_vertices();
+    n_tets += p.mesh.num_tets();
+  }
+  MergedObjects m;
+  m.mesh.vertices.resize(n_vertices, 3);
+  m.mesh.tets.resize(n_tets, 4);
+  m.initial_positions.resize(n_vertices, 3);
+  m.youngs.resize(n_tets);
+  m.poisson.resize(n_tets);
+  m.density.resize(n_tets);
+  m.point_mass = VecX::Zero(3 * n_vertices);
+  std::vector<double> spring_stiffness;
+  int v0 = 0, t0 = 0;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const ObjectPieces& p = objects[i];
+    m.vertex_offset.push_back(v0);
+    m.tet_offset.push_back(t0);
+    const int nv = p.mesh.num_vertices(), nt = p.mesh.num_tets();
+    m.mesh.vertices.middleRows(v0, nv) = p.mesh.vertices;
+    m.initial_positions.middleRows(v0, nv) = p.initial_positions;
+    m.mesh.tets.middleRows(t0, nt) = p.mesh.tets.array() + v0;
+    m.mesh.regions.insert(m.mesh.regions.end(), p.mesh.regions.begin(), p.mesh.regions.end());
+    m.material_region.insert(m.material_region.end(), p.material_region.begin(),
+                             p.material_region.end());
+    m.youngs.segment(t0, nt) = p.youngs;
+    m.poisson.segment(t0, nt) = p.poisson;
+    m.density.segment(t0, nt) = p.density;
+    const MaterialConfig& material = scene.objects[i].material;
+    for (const auto& edge : p.mesh.edges) {
+      m.springs.push_back({edge[0] + v0, edge[1] + v0});
+      spring_stiffness.push_back(material.stiffness);
+      m.mesh.edges.push_back(m.springs.back());
+    }
+    if (!p.mesh.edges.empty())
+      m.point_mass.segment(3 * v0, 3 * nv).setConstant(material.particle_mass);
+    for (DirichletGroup group : p.groups) {
+      for (int& v : group.vertices) v += v0;
+      m.groups.push_back(std::move(group));
+    }
+    v0 += nv;
+    t0 += nt;
+  }
+  m.vertex_offset.push_back(v0);
+  m.tet_offset.push_back(t0);
+  m.spring_stiffness = Eigen::Map<const VecX>(spring_stiffness.data(),
+                                              static_cast<Eigen::Index>(spring_stiffness.size()));
+  return m;
+}
+
+}  // namespace simrun

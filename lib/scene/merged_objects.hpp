@@ -1,0 +1,31 @@
+#pragma once
+/// Every object of a scene in one global vertex and tet numbering (objects in scene order), as
+/// the Model, the frames and the energy terms need them.
+#include <vector>
+
+#include "fem/tet_pattern.hpp"
+#include "mesh/tet_mesh.hpp"
+#include "model/dirichlet_motion.hpp"
+#include "scene/object_pieces.hpp"
+
+namespace simrun {
+
+struct MergedObjects {
+  TetMesh mesh;  ///< rest positions, tets, region tags and spring edges of every object
+  MatX3 initial_positions;
+  VecX youngs, poisson, density;     ///< per tet
+  std::vector<int> material_region;  ///< per tet
+  std::vector<DirichletGroup> groups;
+  std::vector<int> vertex_offset, tet_offset;  ///< object i: [offset[i], offset[i + 1])
+  VecX point_mass;                             ///< per DOF: particles of mass-spring objects [kg]
+  EdgeList springs;
+  VecX spring_stiffness;  ///< per spring [N/m]
+
+  int num_vertices() const { return static_cast<int>(mesh.vertices.rows()); }
+  int num_tets() const { return static_cast<int>(mesh.tets.rows()); }
+};
+
+/// Concatenates the objects' pieces; objects[i] belongs to scene.objects[i].
+MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const SceneConfig& scene);
+
+}  // namespace simrun

@@ -1,0 +1,168 @@
+#include "scene/object_pieces.hpp"
+
+#include <limits>
+
+#include "core/error.hpp"
+#include "io/read_scalar_field.hpp"
+#include "mesh/box.hpp"
+#include "mesh/load_mesh.hpp"
+#include "mesh/selection.hpp"
+#include "mesh/spring_graph.hpp"
+#include "mesh/transform.hpp"
+#include "scene/initial_state.hpp"
+
+namespace simrun {
+
+namespace {
+
+/// Runs a selection, prefixing its errors with the scene file and the selection's JSON pointer.
+template <class SelectFunction>
+std::vector<int> select_or_explain(const std::string& where, SelectFunction&& select) {
+  try {
+    return select();
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
+}
+
+TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
+                         std::vector<std::string>& notes) {
+  const MeshConfig& m = object.mesh;
+  TetMesh mesh;
+  int flipped = 0;
+  if (m.kind == MeshConfig::Kind::kBox) {
+    mesh = make_box(m.box_size, m.box_cells, m.box_split);
+  } else if (m.kind == MeshConfig::Kind::kRope) {
+    mesh = make_rope(m.rope_particles, m.rope_length);
+  } else if (m.kind == MeshConfig::Kind::kCloth) {
+    mesh = make_cloth(m.cloth_size, m.cloth_particles, m.cloth_shear);
+  } else {
+    mesh = load_mesh_file(m.file, m.tetgen.quality, m.tetgen.max_volume, m.tetgen.target_tets,
+                          &flipped);
+  }
+  const TransformConfig& t = m.transform;
+  flipped += transform_mesh(mesh, t.scale, t.rotate_axis, t.rotate_deg, t.translate);
+  if (flipped > 0) {
+    notes.push_back(object_pointer(index) + " (" + object.name + "): re-oriented " +
+                    std::to_string(flipped) + " negatively oriented tets");
+  }
+  if (mesh.edges.empty()) {
+    notes.push_back(object_pointer(index) + " (" + object.name +
+                    "): " + std::to_string(mesh.num_vertices()) + " vertices, " +
+                    std::to_string(mesh.num_tets()) + " tets");
+  } else {
+    notes.push_back(object_pointer(index) + " (" + object.name +
+                    "): " + std::to_string(mesh.num_vertices()) + " particles, " +
+                    std::to_string(mesh.edges.size()) + " springs");
+  }
+  return mesh;
+}
+
+/// The scene's motion as the model's PrescribedMotion of the vertices at `x0` (rows).
+PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, double dt) {
+  PrescribedMotion p;
+  switch (m.kind) {
+    case MotionConfig::Kind::kFixed:
+      p.kind = PrescribedMotion::Kind::kFixed;
+      break;
+    case MotionConfig::Kind::kTranslate:
+      p.kind = PrescribedMotion::Kind::kTranslate;
+      break;
+    case MotionConfig::Kind::kShake:
+      p.kind = PrescribedMotion::Kind::kShake;
+      break;
+    case MotionConfig::Kind::kTwist:
+      p.kind = PrescribedMotion::Kind::kTwist;
+      break;
+  }
+  p.velocity = m.velocity;
+  p.direction = m.direction.normalized();
+  p.amplitude = m.amplitude;
+  p.frequency = m.frequency;
+  p.axis = m.axis.normalized();
+  p.point = m.point ? *m.point : Vec3(x0.colwise().mean().transpose());
+  p.angular_velocity = m.angular_velocity;
+  if (m.steps > 0) p.duration = m.steps * dt;
+  if (m.duration > 0.0) p.duration = m.duration;
+  return p;
+}
+
+/// Per-tet E (constant, or the E_file field), nu and density, then the regions' overrides.
+void assign_material_fields(const ObjectConfig& object, size_t index, const std::string& scene_file,
+                            ObjectPieces& p) {
+  const int n_tets = p.mesh.num_tets();
+  p.youngs = VecX::Constant(n_tets, object.material.E);
+  if (!object.material.E_file.empty()) {
+    const std::string where = scene_file + ": " + object_pointer(index) + "/material/E_file";
+    try {
+      p.youngs = read_scalar_field(object.material.E_file, n_tets);
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+    for (int e = 0; e < n_tets; ++e) {
+      require(p.youngs[e] > 0.0, where + ": element " + std::to_string(e) +
+                                     ": expected a positive Young's modulus, found " +
+                                     std::to_string(p.youngs[e]));
+    }
+  }
+  p.poisson = VecX::Constant(n_tets, object.material.nu);
+  p.density = VecX::Constant(n_tets, object.material.density);
+  if (p.mesh.regions.empty()) p.mesh.regions.assign(n_tets, 0);
+  p.material_region.assign(n_tets, 0);
+  for (size_t r = 0; r < object.regions.size(); ++r) {
+    const RegionConfig& region = object.regions[r];
+    const std::string where =
+        scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
+    const std::vector<int> tets =
+        select_or_explain(where, [&] { return select_tets(p.mesh, region.select); });
+    require(!tets.empty(), where + ": selects no element of object '" + object.name + "'");
+    for (int e : tets) {
+      if (region.E) p.youngs[e] = *region.E;
+      if (region.nu) p.poisson[e] = *region.nu;
+      if (region.density) p.density[e] = *region.density;
+      p.material_region[e] = static_cast<int>(r) + 1;
+    }
+  }
+}
+
+/// One DirichletGroup per dirichlet entry (motions are set once the initial positions are known).
+void add_dirichlet_groups(const ObjectConfig& object, size_t index, const std::string& scene_file,
+                          double dt, ObjectPieces& p) {
+  for (size_t d = 0; d < object.dirichlet.size(); ++d) {
+    const std::string where =
+        scene_file + ": " + object_pointer(index) + "/dirichlet/" + std::to_string(d) + "/select";
+    const std::vector<int> vertices = select_or_explain(
+        where, [&] { return select_vertices(p.mesh, object.dirichlet[d].select); });
+    require(!vertices.empty(), where + ": selects no vertex of object '" + object.name + "'");
+    // release_step k: constrained in steps 1..k-1, free in steps that start at (k - 1) dt.
+    const DirichletConfig& config = object.dirichlet[d];
+    double release_time = std::numeric_limits<double>::infinity();
+    if (config.release_step > 0) release_time = (config.release_step - 1) * dt;
+    if (config.release_time) release_time = *config.release_time;
+    p.groups.push_back({vertices, {}, release_time});
+  }
+}
+
+}  // namespace
+
+ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::string& scene_file,
+                          double dt, std::vector<std::string>& notes) {
+  ObjectPieces p;
+  p.mesh = load_object_mesh(object, index, notes);
+  assign_material_fields(object, index, scene_file, p);
+  add_dirichlet_groups(object, index, scene_file, dt, p);
+  p.initial_positions = p.mesh.vertices;
+  for (const auto& scale : object.initial.axial_scales)
+    apply_axial_scale(p.initial_positions, scale);
+  if (object.initial.twist) apply_twist(p.initial_positions, *object.initial.twist);
+  for (size_t d = 0; d < p.groups.size(); ++d) {
+    MatX3 x0(p.groups[d].vertices.size(), 3);
+    for (size_t k = 0; k < p.groups[d].vertices.size(); ++k)
+      x0.row(k) = p.initial_positions.row(p.groups[d].vertices[k]);
+    p.groups[d].motion = prescribed_motion(object.dirichlet[d].motion, x0, dt);
+  }
+  return p;
+}
+
+
+}  // namespace simrun
