@@ -13,6 +13,10 @@ bool same_pattern(const SpMat& A, const SpMat& B) {
          std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), B.innerIndexPtr());
 }
 
+bool same_matrix(const SpMat& A, const SpMat& B) {
+  return same_pattern(A, B) && std::equal(A.valuePtr(), A.valuePtr() + A.nonZeros(), B.valuePtr());
+}
+
 void add_scaled(SpMat& target, double c, const SpMat& source) {
   if (same_pattern(target, source)) {
     Eigen::Map<VecX>(target.valuePtr(), target.nonZeros()) +=

@@ -24,6 +24,10 @@ void add_scaled(SpMat& target, double c, const SpMat& source);
 /// (or the union of all when they differ); out must not alias a term unless it is the first.
 void assign_combination(SpMat& out, std::initializer_list<std::pair<double, const SpMat*>> terms);
 
+/// True when A and B have the same pattern and the same values (a kept factorization of one
+/// serves the other).
+bool same_matrix(const SpMat& A, const SpMat& B);
+
 /// Makes A a zero matrix in `pattern` unless it already has that pattern (then A is untouched).
 void conform_to_pattern(SpMat& A, const SpMat& pattern);
 

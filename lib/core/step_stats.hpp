@@ -23,9 +23,9 @@ enum class CounterCombine {
   X(line_search_steps, kSum,  "step-length reductions in Newton line searches")                    \
   X(factorizations,    kSum,  "numeric factorizations (one per factorize call, fallbacks included)") \
   X(solves,            kSum,  "linear solves with a factorization (one per right-hand-side block)") \
-  X(ldlt_fallbacks,    kSum,  "factorizations that found the matrix not positive definite")        \
-  X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")             \
-  X(residual,          kLast, "residual norm at the end of the step's last Newton solve")
+  X(ldlt_fallbacks,    kSum,  "factorizations that needed the indefinite fallback (LDL^T or LU)") \
+  X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
+  X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")
 // clang-format on
 
 struct StepStats {

@@ -10,10 +10,7 @@ AccelerationSolver::AccelerationSolver(const LinearSolverFactory& make_solver)
 
 Status AccelerationSolver::refresh(Model& model, StepStats& stats) {
   const SpMat& M = model.mass();
-  const auto values = [](const SpMat& S) {
-    return Eigen::Map<const VecX>(S.valuePtr(), S.nonZeros());
-  };
-  if (m_factored && same_pattern(M, m_mass) && values(M) == values(m_mass)) {
+  if (m_factored && same_matrix(M, m_mass)) {
     return Status::kSuccess;
   }
   const SolverMeter meter(*m_solver, stats);

@@ -1,6 +1,5 @@
 #include "integrate/implicit_stage.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/pattern_algebra.hpp"

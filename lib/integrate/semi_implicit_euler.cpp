@@ -9,6 +9,7 @@ SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
     : m_solver(settings.linear_solver()) {}
 
 Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& stats) {
+  model.refresh_pattern();  // a term's new stencils invalidate a kept factorization
   const bool constant = model.is_quadratic() && model.damping_is_constant();
   const SolverMeter meter(*m_solver, stats);
   if (!constant || !m_factored || h != m_factored_h ||

@@ -39,6 +39,21 @@ PvdCollection::PvdCollection(std::filesystem::path pvd_path) : m_path(std::move(
   m_footer_offset = static_cast<long long>(std::string(kHeader).size());
 }
 
+bool PvdCollection::write_at(const std::string& text, long long offset) const {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::pwrite(m_fd, text.data() + done, text.size() - done,
+                               static_cast<off_t>(offset + static_cast<long long>(done)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 PvdCollection::~PvdCollection() {
   if (m_fd >= 0) ::close(m_fd);
 }
@@ -55,13 +70,16 @@ void PvdCollection::add(double time, const std::filesystem::path& file, int part
     const std::filesystem::path inside = file.lexically_relative(folder);
     if (!inside.empty() && *inside.begin() != "..") relative = inside;
   }
-  m_entries.push_back({time, relative.lexically_normal().generic_string(), part});
-  const std::string line = entry_line(m_entries.back());
-  const std::string text = line + kFooter;
-  const ssize_t written = ::pwrite(m_fd, text.data(), text.size(), m_footer_offset);
-  if (written != static_cast<ssize_t>(text.size()))
-    throw std::runtime_error("cannot write " + m_path.string() + ": " + std::strerror(errno));
+  Entry entry{time, relative.lexically_normal().generic_string(), part};
+  const std::string line = entry_line(entry);
+  if (!write_at(line + kFooter, m_footer_offset)) {
+    const std::string why = std::strerror(errno);
+    // Put the closing tags back where they were: the file stays the collection it was.
+    write_at(kFooter, m_footer_offset);
+    throw std::runtime_error("cannot add a frame to " + m_path.string() + ": " + why);
+  }
   m_footer_offset += static_cast<long long>(line.size());
+  m_entries.push_back(std::move(entry));
 }
 
 std::string PvdCollection::document() const {

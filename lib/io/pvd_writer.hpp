@@ -21,13 +21,15 @@ class PvdCollection {
 
   /// Starts an empty collection at `pvd_path` and writes it at once (a run that fails before
   /// its first frame still leaves a loadable, empty collection). Throws like
-  /// write_file_atomically: InputError naming the path when it cannot be created.
+  /// write_file_atomically: InputError naming the path when it cannot be created;
+  /// std::runtime_error when it cannot be opened for the later writes.
   explicit PvdCollection(std::filesystem::path pvd_path);
   ~PvdCollection();
   PvdCollection(const PvdCollection&) = delete;
   PvdCollection& operator=(const PvdCollection&) = delete;
 
-  /// Adds a frame to the file. `file` is taken relative to the .pvd's folder;
+  /// Adds a frame to the file. Throws std::runtime_error when the write fails (a full disk); the
+  /// file then still holds the frames added before. `file` is taken relative to the .pvd's folder;
   /// an absolute path (or one starting with the .pvd's folder) is made relative to that folder
   /// first, so a collection can be moved with its frames.
   void add(double time, const std::filesystem::path& file, int part = 0);
@@ -39,6 +41,9 @@ class PvdCollection {
   std::string document() const;
 
  private:
+  /// pwrite of all of `text` at `offset` (retrying partial writes); false with errno on failure.
+  bool write_at(const std::string& text, long long offset) const;
+
   std::filesystem::path m_path;
   std::vector<Entry> m_entries;
   int m_fd = -1;                  ///< the open file

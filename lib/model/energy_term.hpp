@@ -11,7 +11,6 @@
 ///   per line search   begin_line_search(x), max_feasible_step(x, dx), is_valid(x_trial),
 ///                     end_line_search(x_accepted)
 ///   pattern           add_stencils(), pattern_version()            (changing couplings)
-#include <limits>
 #include <string>
 
 #include "core/types.hpp"

@@ -31,10 +31,10 @@ Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density
   build_matrices();
 }
 
-long Model::term_pattern_versions() const {
-  long sum = 0;
-  for (const auto& term : m_terms) sum += term->pattern_version();
-  return sum;
+std::vector<long> Model::term_pattern_versions() const {
+  std::vector<long> versions;
+  for (const auto& term : m_terms) versions.push_back(term->pattern_version());
+  return versions;
 }
 
 void Model::build_matrices() {

@@ -132,7 +132,7 @@ class Model {
 
  private:
   void build_matrices();
-  long term_pattern_versions() const;
+  std::vector<long> term_pattern_versions() const;
 
   VecX m_rest;
   VecX m_constrained;  ///< full vector whose constrained entries are the prescribed positions
@@ -150,7 +150,7 @@ class Model {
   VecX m_lumped_free;
   SpMat m_rest_stiffness;  ///< filled when damping uses it
   long m_pattern_version = 0;
-  long m_term_versions = 0;  ///< sum of the terms' pattern_version() at the last build
+  std::vector<long> m_term_versions;  ///< the terms' pattern_version() at the last build
 };
 
 }  // namespace simrun

@@ -42,7 +42,8 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
       lame.push_back(lame_from_young_poisson(objects.youngs[e], objects.poisson[e]));
     }
     terms.push_back(std::make_unique<ElasticEnergy>(
-        slice(elements, objects.tet_offset[i], objects.tet_offset[i + 1]), material, std::move(lame), objects.num_vertices()));
+        slice(elements, objects.tet_offset[i], objects.tet_offset[i + 1]), material,
+        std::move(lame), objects.num_vertices()));
   }
   if (!objects.springs.empty()) {
     terms.push_back(std::make_unique<SpringEnergy>(objects.springs, objects.spring_stiffness,
@@ -53,8 +54,8 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
     const int begin = objects.vertex_offset[i], count = objects.vertex_offset[i + 1] - begin;
     weighed_mass.segment(3 * begin, 3 * count) *= scene.objects[i].gravity_scale;
   }
-  terms.push_back(
-      std::make_unique<GravityEnergy>(scene.gravity, weighed_mass, VecX(as_flat(objects.mesh.vertices))));
+  terms.push_back(std::make_unique<GravityEnergy>(scene.gravity, weighed_mass,
+                                                  VecX(as_flat(objects.mesh.vertices))));
   if (scene.wind) {
     const WindConfig& w = *scene.wind;
     const WindSettings settings{w.pressure,  w.direction,      w.gust_amplitude, w.gust_frequency,

@@ -164,5 +164,4 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
   return p;
 }
 
-
 }  // namespace simrun

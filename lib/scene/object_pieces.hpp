@@ -15,7 +15,7 @@ struct ObjectPieces {
   TetMesh mesh;
   MatX3 initial_positions;
   VecX youngs, poisson, density;
-  std::vector<int> material_region;  ///< 1 + index of the last scene region covering a tet, or 0
+  std::vector<int> material_region;    ///< 1 + index of the last scene region covering a tet, or 0
   std::vector<DirichletGroup> groups;  ///< one per dirichlet entry (object vertex numbering)
 };
 

@@ -44,8 +44,9 @@ void FrameObserver::begin(const Simulation& simulation, const StepRecord& initia
 bool FrameObserver::is_output_step(const StepRecord& record) const {
   if (record.last) return true;
   if (m_interval > 0.0) {
-    // A multiple of the interval lies in (t_prev, t] (with a sliver of the step for round-off).
-    const double slack = 1e-9 * record.h;
+    // A multiple of the interval lies in (t_prev, t] (with a millionth of the step for the
+    // round-off of t = t0 + n dt).
+    const double slack = 1e-6 * record.h;
     return std::floor((record.t + slack) / m_interval) >
            std::floor((m_last_t + slack) / m_interval);
   }

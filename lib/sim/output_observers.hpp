@@ -23,7 +23,7 @@ class EnergyCsvObserver final : public StepObserver {
   std::unique_ptr<EnergyTable> m_table;
 };
 
-/// stats.csv: step, t, wall_s, dt, then one column per named counter (core/step_stats.hpp).
+/// stats.csv: step, t, wall_s, one column per named counter (core/step_stats.hpp), then dt.
 class StatsCsvObserver final : public StepObserver {
  public:
   explicit StatsCsvObserver(std::filesystem::path path) : m_path(std::move(path)) {}
@@ -55,17 +55,6 @@ class FrameObserver final : public StepObserver {
   double m_interval;
   double m_last_t = 0.0;  ///< time of the previous accepted step
   std::unique_ptr<FrameWriter> m_writer;
-};
-
-/// Calls a function after every accepted step (progress display).
-class StepCallbackObserver final : public StepObserver {
- public:
-  explicit StepCallbackObserver(std::function<void(long)> on_step)
-      : m_on_step(std::move(on_step)) {}
-  void after_step(const Simulation&, const StepRecord& record) override { m_on_step(record.step); }
-
- private:
-  std::function<void(long)> m_on_step;
 };
 
 /// Adds the three output observers that settings ask for (energy.csv and stats.csv always).

@@ -28,9 +28,9 @@ void SimulatedSystem::prescribe(double t) {
   m_model->set_constrained_state(m_x_prescribed, m_v_prescribed);
 }
 
-void SimulatedSystem::release_due_groups(double t) {
+void SimulatedSystem::apply_releases() {
   if (!m_schedule || !m_schedule->has_releases()) return;
-  std::vector<int> constrained = m_schedule->constrained_vertices(t);
+  std::vector<int> constrained = m_schedule->constrained_vertices(m_state.t);
   if (constrained == m_constrained) return;
   // Release: map the state at t to the new DOF map, restart the integrator.
   const VecX x = m_model->full_positions(m_state.q);
@@ -42,14 +42,23 @@ void SimulatedSystem::release_due_groups(double t) {
   m_integrator = m_make_integrator();
 }
 
-Status SimulatedSystem::advance(double h, StepStats& stats) {
+Status SimulatedSystem::advance(double h, double t_end, StepStats& stats) {
   const double t = m_state.t;
-  release_due_groups(t);
-  prescribe(t + h);
-  m_model->begin_step(m_state.q);
+  apply_releases();
+  m_model->begin_step(m_state.q);  // the terms see x_n with the boundary at t_n
+  prescribe(t_end);
   const Status status = m_integrator->step(*m_model, m_state, h, stats);
-  if (status != Status::kSuccess) prescribe(t);  // the model back at the time of the kept state
+  if (status != Status::kSuccess) {
+    prescribe(t);  // the model back at the time of the kept state
+    return status;
+  }
+  m_state.t = t_end;  // the clock's time, not the integrator's running sum
   return status;
+}
+
+void SimulatedSystem::restore(const State& state) {
+  m_state = state;
+  prescribe(m_state.t);
 }
 
 bool SimulatedSystem::is_driven() const {

@@ -48,9 +48,15 @@ class SimulatedSystem {
   /// Puts the model at the state's time (prescribed positions, loads). Called once before the
   /// first step.
   void begin();
-  /// One step of size h from state().t. On a failed status the state and the model are back at
-  /// the start of the step.
-  Status advance(double h, StepStats& stats);
+  /// Frees the groups whose release time has come at state().t (advance() does it too; calling
+  /// it first lets a caller keep the state it may have to restore, in the new DOF map).
+  void apply_releases();
+  /// One step of size h from state().t, ending at t_end (the clock's exact time; the state's
+  /// time is set to it). On a failed status the state and the model are back at the start.
+  Status advance(double h, double t_end, StepStats& stats);
+  /// Puts the system back at `state` (taken after apply_releases at the same step), with the
+  /// prescribed boundary and loads at its time: the undo of an advance that others failed.
+  void restore(const State& state);
 
   /// True when the boundary or the loads do work on the body (moving groups, varying wind).
   bool is_driven() const;
@@ -69,7 +75,6 @@ class SimulatedSystem {
 
  private:
   void prescribe(double t);
-  void release_due_groups(double t);
 
   std::string m_name;
   FrameData m_frames;

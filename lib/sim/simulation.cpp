@@ -29,7 +29,7 @@ void Simulation::add_observer(std::unique_ptr<StepObserver> observer) {
 void Simulation::begin(const RunSettings& settings) {
   m_begin_seconds = wall_clock();
   m_settings = settings;
-  m_clock = settings.clock();
+  m_clock = settings.clock(m_primary.state().t);
   m_result = RunResult{};
   m_result.t_end = m_primary.state().t;
   m_primary.begin();
@@ -45,7 +45,7 @@ void Simulation::begin(const RunSettings& settings) {
   initial.t = m_primary.state().t;
   initial.stats = &none;
   initial.energies = &energies;
-  initial.last = m_clock.finished(0, initial.t);
+  initial.last = m_clock.finished(0);
   for (auto& observer : m_observers) observer->begin(*this, initial);
   m_result.seconds_output += output_timer.seconds();
   m_running = !initial.last;
@@ -61,24 +61,28 @@ void Simulation::stop(const std::string& status, long step, const std::string& w
 bool Simulation::step() {
   if (!m_running) return false;
   const long step = m_result.steps_done + 1;
-  const double h = m_clock.step_size(m_primary.state().t);
+  const double h = m_clock.step_size(step);
+  const double t_end = m_clock.end_of(step);
   const Timer step_timer;
   StepStats stats;
-  Status status = m_primary.advance(h, stats);
-  if (status != Status::kSuccess) {
-    stop("failed", step,
-         std::string(m_primary.integrator().name()) + " " + std::string(to_string(status)));
-    return false;
+  // Every system steps, or none does: the states after this step's releases are kept to undo
+  // the others when one fails, so the outputs and the state agree on the last good step.
+  std::vector<SimulatedSystem*> systems = {&m_primary};
+  for (SimulatedSystem& companion : m_companions) systems.push_back(&companion);
+  std::vector<State> before;
+  for (SimulatedSystem* system : systems) {
+    system->apply_releases();
+    before.push_back(system->state());
   }
-  for (SimulatedSystem& companion : m_companions) {
+  for (size_t k = 0; k < systems.size(); ++k) {
     StepStats companion_stats;
-    status = companion.advance(h, companion_stats);
-    if (status != Status::kSuccess) {
-      stop("failed", step,
-           companion.name() + ": " + std::string(companion.integrator().name()) + " " +
-               std::string(to_string(status)));
-      return false;
-    }
+    const Status status = systems[k]->advance(h, t_end, k == 0 ? stats : companion_stats);
+    if (status == Status::kSuccess) continue;
+    for (size_t j = 0; j < k; ++j) systems[j]->restore(before[j]);
+    const std::string who = k == 0 ? std::string() : systems[k]->name() + ": ";
+    stop("failed", step,
+         who + std::string(systems[k]->integrator().name()) + " " + std::string(to_string(status)));
+    return false;
   }
   const double step_seconds = step_timer.seconds();
   m_result.seconds_stepping += step_seconds;
@@ -90,6 +94,7 @@ bool Simulation::step() {
       finite ? EnergyTable::measure(m_primary.model(), s.q, s.v) : EnergyRow{};
   const std::string blow_up = m_monitor->check(finite ? energies.total : NAN);
   if (!blow_up.empty()) {
+    for (size_t j = 0; j < systems.size(); ++j) systems[j]->restore(before[j]);
     stop("diverged", step, blow_up);
     return false;
   }
@@ -101,7 +106,7 @@ bool Simulation::step() {
   record.t = s.t;
   record.h = h;
   record.wall_s = step_seconds;
-  record.last = m_clock.finished(step, s.t);
+  record.last = m_clock.finished(step);
   record.stats = &stats;
   record.energies = &energies;
   const Timer output_timer;

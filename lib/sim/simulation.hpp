@@ -2,8 +2,9 @@
 /// The step loop as a stepper: begin(), step() until it returns false, finish(). A Simulation
 /// advances a primary SimulatedSystem, and companion systems (the same objects on other meshes,
 /// for EigenFit and coarsening comparisons) by the same steps; after each accepted step it tells
-/// its observers, which write the outputs. A step that fails or diverges ends the run cleanly:
-/// the state stays at the last good step, which every output already holds.
+/// its observers, which write the outputs. A step that fails or diverges (non-finite or blown-up
+/// energy) ends the run with every system back at the last good step, which every output
+/// already holds.
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -30,7 +31,8 @@ struct RunSettings {
   /// (sim/divergence_monitor.hpp).
   double blowup_factor = 1e3;
 
-  StepClock clock() const { return StepClock(dt, steps, end_time); }
+  /// The clock of a run whose initial state is at t0.
+  StepClock clock(double t0 = 0.0) const { return StepClock(dt, steps, end_time, t0); }
 };
 
 struct RunResult {
@@ -45,6 +47,11 @@ struct RunResult {
 class Simulation {
  public:
   explicit Simulation(SimulatedSystem primary);
+  // Observers keep references into the systems (frame data): a Simulation stays where it is.
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+  Simulation(Simulation&&) = delete;
+  Simulation& operator=(Simulation&&) = delete;
 
   /// A system stepped alongside the primary one with the same step sizes.
   void add_companion(SimulatedSystem system);

@@ -4,8 +4,8 @@
 ///   (A + U C V^T)^-1 = A^-1 - A^-1 U (I + C V^T A^-1 U)^-1 C V^T A^-1.
 /// A is any LinearSolver holding a factorization (CHOLMOD, later PCG); U and V are n x k, C is
 /// k x k (may be singular). setup() costs one block solve with A (Z = A^-1 U) and a k x k LU;
-/// every solve() then costs one solve with A plus O(n k). Used by the exponential integrators
-/// (a few stiff modes handled apart from the rest) and EigenFit's corrected stiffness.
+/// every solve() then costs one solve with A plus O(n k). For solves with a few modes treated
+/// apart from the rest (the spectral exponential integrators, EigenFit's corrected stiffness).
 #include <Eigen/LU>
 
 #include "core/status.hpp"

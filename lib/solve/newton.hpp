@@ -42,7 +42,8 @@ class NewtonObjective {
   virtual double max_step(const VecX& /*x*/, const VecX& /*dx*/) { return 1.0; }
   /// False for an inadmissible trial point (the line search then shortens the step).
   virtual bool is_valid(const VecX& /*x*/) { return true; }
-  /// Called with the start point of every line search and with the point it accepted.
+  /// Called with the start point of every line search, and with the point it accepted (or,
+  /// when it found none, the start point again).
   virtual void begin_line_search(const VecX& /*x*/) {}
   virtual void end_line_search(const VecX& /*x*/) {}
   /// Called with the initial guess and every accepted iterate.

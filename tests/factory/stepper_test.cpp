@@ -188,5 +188,25 @@ TEST(Stepper, ACompanionIsSteppedAlongsideAndMatchesItsOwnRun) {
   EXPECT_NE(companion.model().num_vertices(), simulation->model().num_vertices());
 }
 
+TEST(Stepper, AFailingCompanionLeavesEverySystemAtTheLastGoodStep) {
+  test::SceneFolder dir;
+  const auto file = dir.write(
+      "s.json", bar_scene(R"({"dt": 0.01, "steps": 8})", R"("steps": 4)", R"("release_step": 6)"));
+  const SceneConfig scene = parse_scene(file, {"/integrator/type=be"});
+  // The companion cannot converge: one Newton iteration to a tolerance no step reaches.
+  const SceneConfig hopeless = parse_scene(
+      file, {"/integrator/type=be", "/integrator/newton/max_iterations=1",
+             "/integrator/newton/tolerance=1e-30", "/integrator/newton/line_search=false"});
+  auto simulation = build_simulation(scene);
+  const VecX x0 = simulation->primary().full_positions();
+  simulation->add_companion(std::move(build_simulation(hopeless)->primary()));
+  const RunResult result = simulation->run(run_settings(scene));
+  EXPECT_EQ(result.status, "failed");
+  EXPECT_EQ(result.steps_done, 0);
+  EXPECT_NE(result.message.find("step 1: "), std::string::npos) << result.message;
+  EXPECT_EQ(simulation->state().t, 0.0);
+  EXPECT_EQ(simulation->primary().full_positions(), x0);  // the primary's step was undone
+}
+
 }  // namespace
 }  // namespace simrun
