@@ -107,7 +107,12 @@ inline constexpr double kArmijoNoiseFactor = 1.0;
 /// triangle, so J must be symmetric or a symmetric approximation), and the line search asks
 /// m(x + alpha dx) <= (1 - 2 armijo alpha) m(x) for the merit m = residual_norm(r)^2 / 2.
 ///
-/// max_iterations reached -> kNotConverging. stats.residual is the residual of the returned x.
+/// max_iterations reached -> kNotConverging.
+///
+/// On return, x is the last accepted iterate: the converged point on kSuccess, the best point
+/// reached on failure (never a rejected trial). stats.residual is residual_norm of the gradient
+/// at the returned x, except after a step-tolerance exit, where it is the residual before that
+/// final (negligible) Newton step.
 NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solver,
                          const NewtonSettings& settings, NewtonWorkspace& workspace);
 
