@@ -14,6 +14,7 @@
 #include "scene/parse_scene.hpp"
 #include "sim/modes.hpp"
 #include "sim/output_observers.hpp"
+#include "thread_environment.hpp"
 
 namespace simrun::app {
 
@@ -27,8 +28,23 @@ SceneConfig load(const CommonOptions& options, std::vector<std::string> extra_ov
     scene.output.dir = std::filesystem::absolute(options.out_dir);
     scene.normalized["output"]["dir"] = scene.output.dir.string();
   }
-  set_thread_count(options.threads > 0 ? options.threads : scene.threads);
   return scene;
+}
+
+/// The thread count of a run: --threads, else the scene's "threads", else every available core.
+int effective_threads(const CommonOptions& options, const SceneConfig& scene) {
+  if (options.threads > 0) return options.threads;
+  if (scene.threads > 0) return scene.threads;
+  return available_cores();
+}
+
+/// Limits every thread pool to `threads` (restarting the process once if needed, see
+/// thread_environment.hpp) and sets simrun's own OpenMP loops to it.
+void apply_threads(const CommonOptions& options, int threads, std::vector<std::string>& notes) {
+  std::string note;
+  ensure_thread_environment(threads, options.argv, note);
+  if (!note.empty()) notes.push_back(note);
+  set_thread_count(threads);
 }
 
 void print_notes(const CommonOptions& options, const std::vector<std::string>& notes) {
@@ -49,9 +65,13 @@ int run_command(const CommonOptions& options, int steps_override) {
   std::vector<std::string> extra;
   if (steps_override >= 0) extra.push_back("/time/steps=" + std::to_string(steps_override));
   const SceneConfig scene = load(options, extra);
+  const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;
+  apply_threads(options, threads, notes);
   // Everything that can reject the input happens before the output folder is touched.
-  auto simulation = build_simulation(scene, &notes);
+  std::vector<std::string> model_notes;
+  auto simulation = build_simulation(scene, &model_notes);
+  notes.insert(notes.end(), model_notes.begin(), model_notes.end());
   print_notes(options, notes);
   const RunSettings settings = run_settings(scene);
   const double setup_seconds = setup_timer.seconds();
@@ -90,6 +110,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   if (progress) progress->finish(result.status);
 
   record["status"] = result.status;
+  record["thread_use"] = thread_report(threads);
   if (!result.message.empty()) record["message"] = result.message;
   record["wall_seconds"] = {{"total", setup_seconds + result.seconds_total},
                             {"setup", setup_seconds},
@@ -124,8 +145,11 @@ int run_command(const CommonOptions& options, int steps_override) {
 
 int modes_command(const CommonOptions& options, int count) {
   const SceneConfig scene = load(options);
+  std::vector<std::string> notes;
+  apply_threads(options, effective_threads(options, scene), notes);
   BuiltModel built = build_model(scene);
-  print_notes(options, built.notes);
+  notes.insert(notes.end(), built.notes.begin(), built.notes.end());
+  print_notes(options, notes);
   require(count <= built.model->num_free(), "modes: -n " + std::to_string(count) + " exceeds the " +
                                                 std::to_string(built.model->num_free()) +
                                                 " free DOFs of the scene");

@@ -12,7 +12,8 @@ struct CommonOptions {
   std::string out_dir;                 ///< -o (empty: the scene's output.dir)
   int threads = 0;
   bool quiet = false;
-  std::string command_line;  ///< for run.json
+  std::string command_line;       ///< for run.json
+  std::vector<std::string> argv;  ///< to restart with the thread environment set
 };
 
 int run_command(const CommonOptions& options, int steps_override);

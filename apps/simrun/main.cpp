@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
 
   CommonOptions options;
   options.command_line = joined_command_line(argc, argv);
+  options.argv.assign(argv, argv + argc);
   int steps = -1;
   int modes = 10;
 

@@ -1,0 +1,27 @@
+#pragma once
+/// `--threads N` means N for every thread pool in the process: simrun's OpenMP loops, CHOLMOD's
+/// own OpenMP regions (Debian's CHOLMOD asks for 4 threads in them whatever OMP_NUM_THREADS
+/// says) and OpenBLAS's pthreads (started when the library loads, before main). The last two
+/// read their limits from the environment at load time only, so simrun sets OMP_NUM_THREADS,
+/// OMP_THREAD_LIMIT and OPENBLAS_NUM_THREADS and re-executes itself once when they differ.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace simrun::app {
+
+/// The cores this process may run on (its CPU affinity mask; all online cores otherwise).
+int available_cores();
+
+/// Returns at once when the environment already limits every pool to `threads`; otherwise sets
+/// it and replaces the process by `argv` run again (returning only if exec fails, with a note
+/// in `note`). argv[0] is replaced by /proc/self/exe.
+void ensure_thread_environment(int threads, const std::vector<std::string>& argv,
+                               std::string& note);
+
+/// What the process uses now: {"requested", "openmp", "openmp_limit", "blas", "alive"} where
+/// alive counts the process's threads (/proc/self/status), for run.json.
+nlohmann::json thread_report(int requested);
+
+}  // namespace simrun::app

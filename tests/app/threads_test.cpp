@@ -1,0 +1,52 @@
+// --threads N means N for every thread pool: simrun's OpenMP loops, CHOLMOD's OpenMP regions and
+// OpenBLAS's pthreads (which start when the library loads). run.json says what was used.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "app/cli.hpp"
+#include "app/scenes.hpp"
+
+namespace {
+
+using cli::TempDir;
+using nlohmann::json;
+
+json thread_use(const TempDir& dir, const std::string& threads) {
+  const cli::Result r =
+      cli::run({"run", (cli::kSourceDir / "scenes" / "quickstart.json").string(), "-o",
+                (dir / "out").string(), "--steps", "20", "--threads", threads, "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.describe();
+  std::ifstream in(dir / "out" / "run.json");
+  const json record = json::parse(in);
+  EXPECT_EQ(record.at("threads"), std::stoi(threads));
+  return record.at("thread_use");
+}
+
+TEST(Threads, OneThreadRunCreatesNoWorkerThreads) {
+  TempDir dir;
+  const json use = thread_use(dir, "1");
+  EXPECT_EQ(use.at("alive"), 1) << use.dump();  // the main thread only, at the end of the run
+  EXPECT_EQ(use.at("openmp"), 1);
+  EXPECT_EQ(use.at("openmp_limit"), 1);  // caps CHOLMOD's own OpenMP regions too
+  if (use.at("blas") != -1) {  // -1: the BLAS is not OpenBLAS
+    EXPECT_EQ(use.at("blas"), 1);
+  }
+}
+
+TEST(Threads, EveryPoolGetsTheRequestedCount) {
+  TempDir dir;
+  const json use = thread_use(dir, "2");
+  EXPECT_EQ(use.at("openmp"), 2) << use.dump();
+  EXPECT_EQ(use.at("openmp_limit"), 2);
+  // OpenBLAS never runs more threads than the machine has cores.
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (use.at("blas") != -1) {
+    EXPECT_EQ(use.at("blas"), std::min(2L, cores));
+  }
+}
+
+}  // namespace
