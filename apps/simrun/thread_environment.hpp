@@ -4,10 +4,9 @@
 /// says) and OpenBLAS's pthreads (started when the library loads, before main). The last two
 /// read their limits from the environment at load time only, so simrun sets OMP_NUM_THREADS,
 /// OMP_THREAD_LIMIT and OPENBLAS_NUM_THREADS and re-executes itself once when they differ.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace simrun::app {
 

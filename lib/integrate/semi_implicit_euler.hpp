@@ -3,7 +3,9 @@
 ///   (M + h D + h^2 K) dv = h (f(q_n) - D v_n - h K v_n),  v_{n+1} = v_n + dv,
 ///   q_{n+1} = q_n + h v_{n+1},
 /// with K = K(q_n). One linear solve per step; identical to BE for linear forces. When K and D
-/// are constant (quadratic energy, rest-stiffness damping) the matrix is factored once.
+/// are constant (quadratic energy, rest-stiffness damping) the matrix is factored once and the
+/// force comes from one product with K (see the .cpp).
+#include "core/symmetric_product.hpp"
 #include "integrate/integrator.hpp"
 
 namespace simrun {
@@ -15,13 +17,20 @@ class SemiImplicitEuler final : public Integrator {
   Status step(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
+  /// Assembles K(q) and D, factorizes M + h D + h^2 K, and keeps D + h K unless `constant`.
+  Status refactor(Model& model, const State& state, double h, bool constant);
+
   std::unique_ptr<LinearSolver> m_solver;
-  SpMat m_K, m_D;
-  SpMat m_system;           ///< M + h D + h^2 K
-  SpMat m_velocity_matrix;  ///< D + h K (applied to v_n on the right-hand side)
+  SpMat m_K;
+  SymmetricOperator m_product;  ///< K (constant path) or D + h K, applied every step
   double m_factored_h = 0.0;
-  long m_pattern_version = -1;  ///< the model pattern the factorization was built in
   bool m_factored = false;
+  long m_pattern_version = -1;  ///< the model pattern the factorization was built in
+  /// Quadratic U: the gradient at q_ref, valid while the model's potential_version holds.
+  VecX m_q_ref, m_g_ref;
+  long m_potential_version = -1;
+  bool m_has_reference = false;
+  VecX m_work, m_rhs, m_dv;  ///< step workspaces (no allocation per step)
 };
 
 }  // namespace simrun

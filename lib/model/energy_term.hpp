@@ -47,6 +47,8 @@ class EnergyTerm {
 
   /// Time-dependent loads (wind) take the time at which the next step's forces act.
   virtual void set_time(double /*t*/) {}
+  /// True when energy(x) changes with the time given to set_time (gusting or swaying wind).
+  virtual bool depends_on_time() const { return false; }
   /// Start of a time step at positions x (update lagged quantities: friction bases, the barrier
   /// stiffness, a lagged Hessian).
   virtual void begin_step(const VecX& /*x*/) {}

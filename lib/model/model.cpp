@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/parallel.hpp"
 #include "core/pattern_algebra.hpp"
 #include "fem/mass.hpp"
 #include "fem/tet_pattern.hpp"
@@ -43,6 +44,7 @@ void Model::build_matrices() {
   m_pattern = build_tet_pattern(m_elements.tets, m_dofs, stencils);
   m_term_versions = term_pattern_versions();
   ++m_pattern_version;
+  ++m_potential_version;
   m_mass = m_pattern;
   const TetSlots slots(m_elements.tets, m_dofs, m_pattern);
   add_mass_values(m_elements, m_density, m_lumped, slots, m_mass.valuePtr());
@@ -66,6 +68,15 @@ void Model::set_fixed_vertices(const std::vector<int>& fixed) {
   build_matrices();
 }
 
+void Model::set_constrained_state(const VecX& x, const VecX& v) {
+  bool moved = m_constrained.size() != x.size();
+  for (Eigen::Index i = 0; !moved && i < x.size(); ++i)
+    moved = m_dofs.free_index(static_cast<int>(i)) < 0 && m_constrained[i] != x[i];
+  m_constrained = x;
+  m_constrained_velocity = v;
+  if (moved) ++m_potential_version;
+}
+
 bool Model::refresh_pattern() {
   if (term_pattern_versions() == m_term_versions) return false;
   build_matrices();
@@ -73,7 +84,10 @@ bool Model::refresh_pattern() {
 }
 
 void Model::set_time(double t) {
-  for (auto& term : m_terms) term->set_time(t);
+  for (auto& term : m_terms) {
+    term->set_time(t);
+    if (term->depends_on_time()) ++m_potential_version;
+  }
 }
 
 void Model::begin_step(const VecX& q) {
@@ -122,6 +136,27 @@ VecX Model::full_velocities(const VecX& v) const {
   VecX full = m_constrained_velocity;
   m_dofs.scatter(v, full);
   return full;
+}
+
+double Model::kinetic_energy(const VecX& v) const {
+  if (m_lumped) return 0.5 * v.dot(m_lumped_free.cwiseProduct(v));
+  VecX full = VecX::Zero(m_dofs.num_full());  // constrained entries zero: the free-free block
+  m_dofs.scatter(v, full);
+  const int n = m_elements.size();
+  double twice = 0.0;
+#pragma omp parallel for reduction(+ : twice) schedule(static) if (n >= kParallelElementThreshold)
+  for (int e = 0; e < n; ++e) {
+    Vec3 sum = Vec3::Zero();
+    double squares = 0.0;
+    for (int a = 0; a < 4; ++a) {
+      const Vec3 va = full.segment<3>(3 * m_elements.tets(e, a));
+      sum += va;
+      squares += va.squaredNorm();
+    }
+    twice += m_density[e] * m_elements.volume[e] / 20.0 * (squares + sum.squaredNorm());
+  }
+  twice += full.dot(m_point_mass.cwiseProduct(full));
+  return 0.5 * twice;
 }
 
 double Model::constrained_kinetic_energy() const {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/symmetric_product.hpp"
 #include "fem/dof_map.hpp"
 #include "fem/tet_elements.hpp"
 #include "fem/tet_pattern.hpp"
@@ -45,14 +46,14 @@ class Model {
   /// Full positions (3n) for free positions q, constrained DOFs at their prescribed values.
   VecX full_positions(const VecX& q) const;
   /// Holds the constrained DOFs at the entries of `x` (full 3n; default: the rest positions).
-  void set_constrained_positions(const VecX& x) { m_constrained = x; }
+  void set_constrained_positions(const VecX& x) {
+    set_constrained_state(x, m_constrained_velocity);
+  }
   /// Prescribed positions and velocities of the constrained DOFs (full 3n vectors; the free
   /// entries are ignored). The velocities only enter full_velocities() and the kinetic energy.
-  void set_constrained_state(const VecX& x, const VecX& v) {
-    m_constrained = x;
-    m_constrained_velocity = v;
-  }
-  /// Full velocities (3n) for free velocities v, constrained DOFs at their prescribed velocity.
+  void set_constrained_state(const VecX& x,
+                             const VecX& v);  /// Full velocities (3n) for free velocities v,
+                                              /// constrained DOFs at their prescribed velocity.
   VecX full_velocities(const VecX& v) const;
   /// Changes which vertices are constrained (e.g. a release): rebuilds the DOF map, the matrix
   /// pattern, the mass and the terms' bindings. Free-DOF vectors and matrices taken before are
@@ -60,6 +61,10 @@ class Model {
   void set_fixed_vertices(const std::vector<int>& fixed);
   /// Sets the time of time-dependent loads (wind) for the next evaluations.
   void set_time(double t);
+  /// Increments whenever U(q) may have changed as a function of q: prescribed positions moved,
+  /// the time changed for a time-dependent term, or the pattern (a release) was rebuilt. While it
+  /// holds, a quadratic U is exactly U(q_ref) + g_ref (q - q_ref) + 1/2 |q - q_ref|_K^2.
+  long potential_version() const { return m_potential_version; }
 
   /// The terms' protocol (model/energy_term.hpp) over free DOFs: start of a time step at q,
   /// a new Newton iterate, line-search begin and end.
@@ -120,9 +125,13 @@ class Model {
   /// M x over free DOFs; a diagonal scaling when the mass is lumped (M is stored in the full
   /// system pattern, where a sparse product would walk ~80 stored zeros per row).
   VecX apply_mass(const VecX& x) const {
-    return m_lumped ? VecX(m_lumped_free.cwiseProduct(x)) : VecX(m_mass * x);
+    return m_lumped ? VecX(m_lumped_free.cwiseProduct(x)) : symmetric_product(m_mass, x);
   }
-  double kinetic_energy(const VecX& v) const { return 0.5 * v.dot(apply_mass(v)); }
+  /// 1/2 v^T M v over the free DOFs: a diagonal sum for lumped mass; for consistent mass an
+  /// element sum, 1/2 rho V / 20 (sum_a |v_a|^2 + |sum_a v_a|^2) per tet (M_ab = rho V (1 +
+  /// delta_ab) / 20, fem/mass.hpp), which reads 4 velocities per tet instead of the ~80
+  /// entries per row of M.
+  double kinetic_energy(const VecX& v) const;
   /// Kinetic energy of the prescribed motion of the constrained DOFs, with their lumped masses
   /// (consistent-mass couplings between free and constrained DOFs are left out).
   double constrained_kinetic_energy() const;
@@ -150,6 +159,7 @@ class Model {
   VecX m_lumped_free;
   SpMat m_rest_stiffness;  ///< filled when damping uses it
   long m_pattern_version = 0;
+  long m_potential_version = 0;
   std::vector<long> m_term_versions;  ///< the terms' pattern_version() at the last build
 };
 

@@ -37,6 +37,9 @@ class WindLoad final : public EnergyTerm {
   void add_hessian(const VecX&, double*, bool) const override {}
   bool is_quadratic() const override { return true; }
   void set_time(double t) override;
+  bool depends_on_time() const override {
+    return m_settings.gust_amplitude != 0.0 || m_settings.sway_angle_deg != 0.0;
+  }
 
   /// Nodal forces at the current time (3n) [N].
   const VecX& forces() const { return m_force; }

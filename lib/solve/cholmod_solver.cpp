@@ -7,8 +7,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "core/timer.hpp"
 #include "solve/linear_solver.hpp"
+#include "solve/supernodal_solve.hpp"
 
 namespace simrun {
 namespace {
@@ -19,6 +21,10 @@ namespace {
 /// double precision; exactly singular matrices give a pivot of 0 or of roundoff size
 /// (~1e-16 relative), far below it.
 constexpr double kSingularRcond = 1e-13;
+
+/// Systems at least this large solve with the subtree-parallel substitution when several
+/// threads are allowed (smaller ones finish before a second thread has started).
+constexpr Eigen::Index kParallelSolveDimension = 10000;
 
 /// cholmod_start / cholmod_finish as RAII, with the options this solver relies on.
 struct CholmodCommon {
@@ -125,6 +131,9 @@ class CholmodSolver final : public LinearSolver {
   std::vector<int> m_outer, m_inner;  ///< pattern of the last symbolic analysis
   Eigen::Index m_n = -1;
   LinearSolverStats m_stats;
+  std::unique_ptr<SupernodalSolve> m_parallel_solve;  ///< plan for m_llt's structure
+  int m_llt_generation = 0;                           ///< counts m_llt's symbolic analyses
+  int m_plan_generation = -1;                         ///< the analysis the plan was made for
 };
 
 cholmod_sparse CholmodSolver::view_of(const SpMat& A) {
@@ -192,6 +201,7 @@ Status CholmodSolver::factorize_impl(const SpMat& A_in, bool allow_indefinite) {
   if (pattern_changed(*A)) {
     m_ldlt.reset();
     m_llt.reset(analyze(view, CHOLMOD_SUPERNODAL));
+    ++m_llt_generation;
     m_n = A->rows();
     m_outer.assign(A->outerIndexPtr(), A->outerIndexPtr() + A->outerSize() + 1);
     m_inner.assign(A->innerIndexPtr(), A->innerIndexPtr() + A->nonZeros());
@@ -261,6 +271,17 @@ void CholmodSolver::solve_raw(const double* b, Eigen::Index ncols, double* x) {
     return;
   }
   if (!m_active) throw std::logic_error("solve: no valid factorization (factorize failed?)");
+  const int threads = thread_count();
+  if (ncols == 1 && threads > 1 && m_n >= kParallelSolveDimension && m_active == m_llt.get() &&
+      m_active->is_super && m_active->is_ll) {
+    if (!m_parallel_solve || m_plan_generation != m_llt_generation ||
+        m_parallel_solve->threads() != threads) {
+      m_parallel_solve = std::make_unique<SupernodalSolve>(*m_active, threads);
+      m_plan_generation = m_llt_generation;
+    }
+    m_parallel_solve->solve(*m_active, b, x);
+    return;
+  }
   cholmod_dense rhs{};
   rhs.nrow = static_cast<size_t>(m_n);
   rhs.ncol = static_cast<size_t>(ncols);

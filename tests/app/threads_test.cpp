@@ -1,7 +1,6 @@
 // --threads N means N for every thread pool: simrun's OpenMP loops, CHOLMOD's OpenMP regions and
 // OpenBLAS's pthreads (which start when the library loads). run.json says what was used.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,7 +31,7 @@ TEST(Threads, OneThreadRunCreatesNoWorkerThreads) {
   EXPECT_EQ(use.at("alive"), 1) << use.dump();  // the main thread only, at the end of the run
   EXPECT_EQ(use.at("openmp"), 1);
   EXPECT_EQ(use.at("openmp_limit"), 1);  // caps CHOLMOD's own OpenMP regions too
-  if (use.at("blas") != -1) {  // -1: the BLAS is not OpenBLAS
+  if (use.at("blas") != -1) {            // -1: the BLAS is not OpenBLAS
     EXPECT_EQ(use.at("blas"), 1);
   }
 }

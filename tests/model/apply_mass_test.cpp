@@ -1,5 +1,6 @@
-// Model::apply_mass takes the diagonal shortcut for lumped mass; it must equal the stored
-// matrix's product for both mass kinds.
+// Model::apply_mass and kinetic_energy take shortcuts (a diagonal for lumped mass, a row-major
+// product and an element sum for consistent mass); they must equal the stored matrix's
+// products for both mass kinds, with constrained vertices.
 #include <gtest/gtest.h>
 
 #include "model_fixture.hpp"
@@ -18,6 +19,9 @@ TEST(ApplyMass, EqualsTheMassMatrixProductForLumpedAndConsistentMass) {
               1e-13 * expected.cwiseAbs().maxCoeff())
         << "lumped " << lumped;
     EXPECT_EQ(box.model->mass_is_lumped(), lumped);
+    // 1/2 v^T M v over the free DOFs.
+    const double kinetic = 0.5 * x.dot(expected);
+    EXPECT_NEAR(box.model->kinetic_energy(x), kinetic, 1e-13 * kinetic) << "lumped " << lumped;
   }
 }
 

@@ -1,0 +1,204 @@
+#include "solve/supernodal_solve.hpp"
+
+#include <cholmod.h>
+#include <omp.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+
+namespace simrun {
+
+namespace {
+
+using ColumnBlock = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
+
+struct Supernodes {
+  const int* super;  ///< first column of each supernode (nsuper + 1)
+  const int* pi;     ///< row-pattern offsets (nsuper + 1)
+  const int* px;     ///< value offsets (nsuper + 1)
+  const int* s;      ///< row patterns
+  const double* x;   ///< values
+  int nsuper;
+  int columns(int k) const { return super[k + 1] - super[k]; }
+  int rows(int k) const { return pi[k + 1] - pi[k]; }
+};
+
+Supernodes view(const cholmod_factor& L) {
+  if (!L.is_super || !L.is_ll || L.itype != CHOLMOD_INT || L.xtype != CHOLMOD_REAL)
+    throw std::invalid_argument("SupernodalSolve: needs a real supernodal LL' factor");
+  return {static_cast<const int*>(L.super), static_cast<const int*>(L.pi),
+          static_cast<const int*>(L.px),    static_cast<const int*>(L.s),
+          static_cast<const double*>(L.x),  static_cast<int>(L.nsuper)};
+}
+
+}  // namespace
+
+SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
+    : m_n(static_cast<int>(L.n)), m_threads(std::max(1, threads)) {
+  const Supernodes S = view(L);
+  // The supernodal elimination tree: the parent of k owns k's first off-diagonal row.
+  std::vector<int> super_of_column(m_n);
+  for (int k = 0; k < S.nsuper; ++k)
+    for (int c = S.super[k]; c < S.super[k + 1]; ++c) super_of_column[c] = k;
+  std::vector<int> parent(S.nsuper, -1);
+  std::vector<std::vector<int>> children(S.nsuper);
+  std::vector<int> roots;
+  std::vector<double> work(S.nsuper), subtree(S.nsuper);
+  for (int k = 0; k < S.nsuper; ++k) {
+    work[k] = static_cast<double>(S.rows(k)) * S.columns(k);
+    if (S.rows(k) > S.columns(k)) {
+      parent[k] = super_of_column[S.s[S.pi[k] + S.columns(k)]];
+      children[parent[k]].push_back(k);
+    } else {
+      roots.push_back(k);
+    }
+  }
+  // Children come before parents in CHOLMOD's supernode order: subtree work in one pass.
+  for (int k = 0; k < S.nsuper; ++k) {
+    subtree[k] += work[k];
+    if (parent[k] >= 0) subtree[parent[k]] += subtree[k];
+  }
+  const double total = std::accumulate(work.begin(), work.end(), 0.0);
+
+  // Cut: expand the heaviest subtree (its root joins the serial part) until the subtrees are
+  // many and small enough to balance over the threads.
+  std::priority_queue<std::pair<double, int>> open;
+  for (int r : roots) open.push({subtree[r], r});
+  std::vector<int> serial;
+  const size_t wanted = m_threads == 1 ? 0 : static_cast<size_t>(4 * m_threads);
+  while (!open.empty() && (open.size() < wanted || open.top().first > total / (2 * m_threads))) {
+    const int k = open.top().second;
+    if (children[k].empty() || m_threads == 1) break;
+    open.pop();
+    serial.push_back(k);
+    for (int c : children[k]) open.push({subtree[c], c});
+  }
+  // Largest subtrees first, each to the least loaded thread.
+  std::vector<std::pair<double, int>> pieces;
+  while (!open.empty()) {
+    pieces.push_back(open.top());
+    open.pop();
+  }
+  if (m_threads == 1) {
+    for (const auto& piece : pieces) serial.push_back(piece.second);
+    pieces.clear();
+  }
+  std::vector<double> load(m_threads, 0.0);
+  std::vector<std::vector<int>> piece_roots(m_threads);
+  for (const auto& [weight, root] : pieces) {
+    const int t = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[t] += weight;
+    piece_roots[t].push_back(root);
+  }
+  // Expand each thread's subtree roots into their supernodes; the serial set gets whole subtrees
+  // of the pieces it absorbed (one thread) and the expanded ancestors.
+  m_parallel.assign(m_threads, {});
+  std::vector<int> owner(S.nsuper, -1);
+  auto collect = [&](int root, std::vector<int>& out, int tag) {
+    std::vector<int> stack = {root};
+    while (!stack.empty()) {
+      const int k = stack.back();
+      stack.pop_back();
+      out.push_back(k);
+      owner[k] = tag;
+      for (int c : children[k]) stack.push_back(c);
+    }
+  };
+  for (int t = 0; t < m_threads; ++t) {
+    for (int root : piece_roots[t]) collect(root, m_parallel[t], t);
+    std::sort(m_parallel[t].begin(), m_parallel[t].end());
+  }
+  if (m_threads == 1) {
+    m_serial.resize(S.nsuper);
+    std::iota(m_serial.begin(), m_serial.end(), 0);
+  } else {
+    m_serial = serial;
+    std::sort(m_serial.begin(), m_serial.end());
+  }
+  double serial_work = 0.0;
+  for (int k : m_serial) serial_work += work[k];
+  m_serial_fraction = total > 0.0 ? serial_work / total : 1.0;
+  m_owner_of_row.assign(m_n, -1);
+  for (int c = 0; c < m_n; ++c) m_owner_of_row[c] = owner[super_of_column[c]];
+  m_buffers.assign(m_threads, std::vector<double>(m_threads > 1 ? m_n : 0, 0.0));
+  m_y.resize(m_n);
+}
+
+void SupernodalSolve::forward_supernode(const cholmod_factor& L, int k, double* y,
+                                        double* outside) const {
+  const Supernodes S = view(L);
+  const int nscol = S.columns(k), nsrow = S.rows(k), c0 = S.super[k];
+  const ColumnBlock block(S.x + S.px[k], nsrow, nscol, Eigen::OuterStride<>(nsrow));
+  Eigen::Map<Eigen::VectorXd> yk(y + c0, nscol);
+  block.topRows(nscol).triangularView<Eigen::Lower>().solveInPlace(yk);
+  const int below = nsrow - nscol;
+  if (below == 0) return;
+  thread_local Eigen::VectorXd update;
+  update.noalias() = block.bottomRows(below) * yk;
+  const int* rows = S.s + S.pi[k] + nscol;
+  const int me = m_owner_of_row[c0];
+  for (int j = 0; j < below; ++j) {
+    const int r = rows[j];
+    // Rows of the thread's own subtrees are updated in place; rows above the cut go to the
+    // thread's buffer (several threads update them).
+    if (outside && m_owner_of_row[r] != me)
+      outside[r] += update[j];
+    else
+      y[r] -= update[j];
+  }
+}
+
+void SupernodalSolve::backward_supernode(const cholmod_factor& L, int k, double* y) const {
+  const Supernodes S = view(L);
+  const int nscol = S.columns(k), nsrow = S.rows(k), c0 = S.super[k];
+  const ColumnBlock block(S.x + S.px[k], nsrow, nscol, Eigen::OuterStride<>(nsrow));
+  Eigen::Map<Eigen::VectorXd> yk(y + c0, nscol);
+  const int below = nsrow - nscol;
+  if (below > 0) {
+    thread_local Eigen::VectorXd gathered;
+    gathered.resize(below);
+    const int* rows = S.s + S.pi[k] + nscol;
+    for (int j = 0; j < below; ++j) gathered[j] = y[rows[j]];
+    yk.noalias() -= block.bottomRows(below).transpose() * gathered;
+  }
+  block.topRows(nscol).triangularView<Eigen::Lower>().transpose().solveInPlace(yk);
+}
+
+void SupernodalSolve::solve(const cholmod_factor& L, const double* b, double* x) const {
+  const int* perm = static_cast<const int*>(L.Perm);
+  double* y = m_y.data();
+  for (int i = 0; i < m_n; ++i) y[i] = b[perm[i]];
+  if (m_threads > 1) {
+    // OpenMP may give fewer threads than planned (a thread limit): each takes every nth piece.
+#pragma omp parallel num_threads(m_threads)
+    for (int t = omp_get_thread_num(); t < m_threads; t += omp_get_num_threads()) {
+      double* buffer = m_buffers[t].data();
+      for (int k : m_parallel[t]) forward_supernode(L, k, y, buffer);
+    }
+    // Gather the threads' updates of the rows above the cut (and clear the buffers).
+    const Supernodes S = view(L);
+    for (int k : m_serial) {
+      for (int c = S.super[k]; c < S.super[k + 1]; ++c) {
+        for (int t = 0; t < m_threads; ++t) {
+          y[c] -= m_buffers[t][c];
+          m_buffers[t][c] = 0.0;
+        }
+      }
+    }
+  }
+  for (int k : m_serial) forward_supernode(L, k, y, nullptr);
+  for (auto it = m_serial.rbegin(); it != m_serial.rend(); ++it) backward_supernode(L, *it, y);
+  if (m_threads > 1) {
+#pragma omp parallel num_threads(m_threads)
+    for (int t = omp_get_thread_num(); t < m_threads; t += omp_get_num_threads()) {
+      const auto& mine = m_parallel[t];
+      for (auto it = mine.rbegin(); it != mine.rend(); ++it) backward_supernode(L, *it, y);
+    }
+  }
+  for (int i = 0; i < m_n; ++i) x[perm[i]] = y[i];
+}
+
+}  // namespace simrun
