@@ -8,8 +8,8 @@ void symmetric_multiply(const SpMat& A, const VecX& x, VecX& y) {
     y.noalias() = A * x;
     return;
   }
-  const RowMajorView rows(A.rows(), A.cols(), A.nonZeros(), A.outerIndexPtr(),
-                          A.innerIndexPtr(), A.valuePtr());
+  const RowMajorView rows(A.rows(), A.cols(), A.nonZeros(), A.outerIndexPtr(), A.innerIndexPtr(),
+                          A.valuePtr());
   // Eigen's thread count follows omp_get_max_threads() (simrun never sets it otherwise).
   y.noalias() = rows * x;
 }

@@ -4,24 +4,17 @@ namespace simrun {
 
 void add_mass_values(const TetElements& el, const VecX& density, bool lumped, const TetSlots& slots,
                      double* values) {
+  Mat12 block;
   for (int e = 0; e < el.size(); ++e) {
     const double m = density[e] * el.volume[e];
-    const int* s = slots.element(e);
+    block.setZero();
     for (int a = 0; a < 4; ++a) {
       for (int b = 0; b < 4; ++b) {
-        double mab;
-        if (lumped) {
-          mab = (a == b) ? m / 4.0 : 0.0;
-        } else {
-          mab = m * (a == b ? 2.0 : 1.0) / 20.0;
-        }
-        if (mab == 0.0) continue;
-        for (int i = 0; i < 3; ++i) {
-          const int slot = s[12 * (3 * a + i) + 3 * b + i];
-          if (slot >= 0) values[slot] += mab;
-        }
+        const double mab = lumped ? (a == b ? m / 4.0 : 0.0) : m * (a == b ? 2.0 : 1.0) / 20.0;
+        for (int i = 0; i < 3; ++i) block(3 * a + i, 3 * b + i) = mab;
       }
     }
+    slots.add(e, block, values);
   }
 }
 

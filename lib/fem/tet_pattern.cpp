@@ -5,43 +5,55 @@
 namespace simrun {
 
 SpMat build_tet_pattern(const MatX4i& tets, const DofMap& dofs, const StencilList& stencils) {
-  std::vector<Eigen::Triplet<double, int>> entries;
-  entries.reserve(static_cast<size_t>(tets.rows()) * 144 + stencils.size() * 144);
-  for (const Stencil& stencil : stencils) {
-    for (int a : stencil) {
-      if (a < 0) continue;
-      for (int i = 0; i < 3; ++i) {
-        const int r = dofs.free_index(3 * a + i);
-        if (r < 0) continue;
-        for (int b : stencil) {
-          if (b < 0) continue;
-          for (int k = 0; k < 3; ++k) {
-            const int c = dofs.free_index(3 * b + k);
-            if (c >= 0) entries.emplace_back(r, c, 0.0);
-          }
-        }
-      }
+  const int n_vertices = dofs.num_full() / 3;
+  // Vertex adjacency (each vertex is its own neighbour, for the diagonal blocks).
+  std::vector<std::vector<int>> neighbours(n_vertices);
+  for (int v = 0; v < n_vertices; ++v) neighbours[v].push_back(v);
+  auto couple = [&](const int* vertices, int count) {
+    for (int a = 0; a < count; ++a) {
+      if (vertices[a] < 0) continue;
+      for (int b = 0; b < count; ++b)
+        if (vertices[b] >= 0 && b != a) neighbours[vertices[b]].push_back(vertices[a]);
     }
-  }
+  };
   for (int e = 0; e < tets.rows(); ++e) {
-    for (int a = 0; a < 4; ++a) {
-      for (int i = 0; i < 3; ++i) {
-        const int r = dofs.free_index(3 * tets(e, a) + i);
-        if (r < 0) continue;
-        for (int b = 0; b < 4; ++b) {
-          for (int k = 0; k < 3; ++k) {
-            const int c = dofs.free_index(3 * tets(e, b) + k);
-            if (c >= 0) entries.emplace_back(r, c, 0.0);
-          }
-        }
+    const int v[4] = {tets(e, 0), tets(e, 1), tets(e, 2), tets(e, 3)};
+    couple(v, 4);
+  }
+  for (const Stencil& stencil : stencils) couple(stencil.data(), 4);
+  for (auto& list : neighbours) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  // Columns of each free vertex: the free DOFs of its free neighbours, ascending (free DOFs are
+  // numbered in full-DOF order, so sorted vertices give sorted rows).
+  const int n = dofs.num_free();
+  SpMat A(n, n);
+  std::vector<int> outer(n + 1, 0);
+  for (int v = 0; v < n_vertices; ++v) {
+    const int column = dofs.free_index(3 * v);
+    if (column < 0) continue;
+    int rows = 0;
+    for (int u : neighbours[v])
+      if (dofs.free_index(3 * u) >= 0) rows += 3;
+    for (int k = 0; k < 3; ++k) outer[column + k + 1] = rows;
+  }
+  for (int c = 0; c < n; ++c) outer[c + 1] += outer[c];
+  A.resizeNonZeros(outer[n]);
+  std::copy(outer.begin(), outer.end(), A.outerIndexPtr());
+  int* inner = A.innerIndexPtr();
+  for (int v = 0; v < n_vertices; ++v) {
+    const int column = dofs.free_index(3 * v);
+    if (column < 0) continue;
+    for (int k = 0; k < 3; ++k) {
+      int at = outer[column + k];
+      for (int u : neighbours[v]) {
+        const int row = dofs.free_index(3 * u);
+        if (row < 0) continue;
+        for (int i = 0; i < 3; ++i) inner[at++] = row + i;
       }
     }
   }
-  // Make sure every free DOF has its diagonal even if no element touches it.
-  for (int i = 0; i < dofs.num_free(); ++i) entries.emplace_back(i, i, 0.0);
-  SpMat A(dofs.num_free(), dofs.num_free());
-  A.setFromTriplets(entries.begin(), entries.end());
-  A.makeCompressed();
   std::fill(A.valuePtr(), A.valuePtr() + A.nonZeros(), 0.0);
   return A;
 }
@@ -75,15 +87,19 @@ std::vector<int> edge_slots(const EdgeList& edges, const DofMap& dofs, const SpM
 }
 
 TetSlots::TetSlots(const MatX4i& tets, const DofMap& dofs, const SpMat& pattern)
-    : m_slots(144 * static_cast<size_t>(tets.rows()), -1) {
+    : m_outer(pattern.outerIndexPtr(), pattern.outerIndexPtr() + pattern.outerSize() + 1),
+      m_columns(4 * static_cast<size_t>(tets.rows()), -1),
+      m_offsets(16 * static_cast<size_t>(tets.rows()), -1) {
   for (int e = 0; e < tets.rows(); ++e) {
-    int* out = m_slots.data() + 144 * static_cast<size_t>(e);
-    for (int r = 0; r < 12; ++r) {
-      const int row = dofs.free_index(3 * tets(e, r / 3) + r % 3);
-      if (row < 0) continue;
-      for (int c = 0; c < 12; ++c) {
-        const int col = dofs.free_index(3 * tets(e, c / 3) + c % 3);
-        if (col >= 0) out[12 * r + c] = find_slot(pattern, row, col);
+    int* cols = m_columns.data() + 4 * static_cast<size_t>(e);
+    int* offsets = m_offsets.data() + 16 * static_cast<size_t>(e);
+    for (int a = 0; a < 4; ++a) cols[a] = dofs.free_index(3 * tets(e, a));
+    for (int b = 0; b < 4; ++b) {
+      if (cols[b] < 0) continue;
+      for (int a = 0; a < 4; ++a) {
+        if (cols[a] < 0) continue;
+        const int slot = find_slot(pattern, cols[a], cols[b]);
+        offsets[4 * b + a] = slot < 0 ? -1 : slot - m_outer[cols[b]];
       }
     }
   }

@@ -12,16 +12,22 @@ SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
 
 Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, bool constant) {
   model.stiffness(state.q, m_K, /*project_psd=*/false);
-  SpMat D, system;  // only needed here: the factorization keeps its own copy of the values
-  model.damping_matrix(m_K, D);
-  assign_combination(system, {{1.0, &model.mass()}, {h, &D}, {h * h, &m_K}});
-  SpMat velocity_matrix;  // D + h K, or K alone on the constant path
+  // Peak memory matters on large meshes: D only with damping, and M + h D + h^2 K is built in
+  // the storage of K once the operator applied every step has its copy.
+  SpMat D;
+  if (model.has_damping()) model.damping_matrix(m_K, D);
   if (constant) {
     m_product.assign(m_K, thread_count());
   } else {
-    assign_combination(velocity_matrix, {{1.0, &D}, {h, &m_K}});
+    SpMat velocity_matrix = m_K;  // D + h K
+    Eigen::Map<VecX>(velocity_matrix.valuePtr(), velocity_matrix.nonZeros()) *= h;
+    if (model.has_damping()) add_scaled(velocity_matrix, 1.0, D);
     m_product.assign(velocity_matrix, thread_count());
   }
+  SpMat& system = m_K;  // M + h D + h^2 K, in place
+  Eigen::Map<VecX>(system.valuePtr(), system.nonZeros()) *= h * h;
+  add_scaled(system, 1.0, model.mass());
+  if (model.has_damping()) add_scaled(system, h, D);
   m_pattern_version = model.pattern_version();
   m_has_reference = false;
   const Status status = m_solver->factorize(system);

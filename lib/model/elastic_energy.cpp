@@ -92,13 +92,7 @@ void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd)
     const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
                                : m_material->first_piola_derivative(F, m_parameters[e]);
     const Mat12 H = element_hessian(m_elements.grad[e], m_elements.volume[e], D);
-    const int* slots = m_slots.element(e);
-    for (int r = 0; r < 12; ++r) {
-      for (int c = 0; c < 12; ++c) {
-        const int s = slots[12 * r + c];
-        if (s >= 0) values[s] += H(r, c);
-      }
-    }
+    m_slots.add(e, H, values);
   });
 }
 

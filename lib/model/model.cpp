@@ -9,6 +9,19 @@
 
 namespace simrun {
 
+namespace {
+
+/// The elements' tets and volumes (what the mass and the pattern need): the shape gradients
+/// stay with the elastic terms.
+TetElements geometry_only(const TetElements& elements) {
+  TetElements out;
+  out.tets = elements.tets;
+  out.volume = elements.volume;
+  return out;
+}
+
+}  // namespace
+
 Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density, bool lumped_mass,
              DofMap dofs, std::vector<std::unique_ptr<EnergyTerm>> terms, RayleighDamping damping)
     : Model(rest, elements, density, lumped_mass, VecX(), std::move(dofs), std::move(terms),
@@ -20,7 +33,7 @@ Model::Model(const MatX3& rest, const TetElements& elements, const VecX& density
     : m_rest(as_flat(rest)),
       m_constrained(m_rest),
       m_constrained_velocity(VecX::Zero(m_rest.size())),
-      m_elements(elements),
+      m_elements(geometry_only(elements)),
       m_density(density),
       m_lumped(lumped_mass),
       m_lumped_full(lumped_mass_per_dof(elements, density, static_cast<int>(m_rest.size() / 3))),
@@ -41,24 +54,24 @@ std::vector<long> Model::term_pattern_versions() const {
 void Model::build_matrices() {
   StencilList stencils;
   for (const auto& term : m_terms) term->add_stencils(stencils);
-  m_pattern = build_tet_pattern(m_elements.tets, m_dofs, stencils);
+  // The mass matrix carries the pattern (it has all of it: there is no separate pattern copy).
+  m_mass = build_tet_pattern(m_elements.tets, m_dofs, stencils);
   m_term_versions = term_pattern_versions();
   ++m_pattern_version;
   ++m_potential_version;
-  m_mass = m_pattern;
-  const TetSlots slots(m_elements.tets, m_dofs, m_pattern);
+  const TetSlots slots(m_elements.tets, m_dofs, m_mass);
   add_mass_values(m_elements, m_density, m_lumped, slots, m_mass.valuePtr());
   const std::vector<int> diagonal = diagonal_slots(m_mass);
   for (int i = 0; i < m_dofs.num_free(); ++i) {
     m_mass.valuePtr()[diagonal[i]] += m_point_mass[m_dofs.free_to_full()[i]];
   }
   m_lumped_free = m_dofs.restrict_vector(m_lumped_full);
-  for (auto& term : m_terms) term->bind(m_pattern, m_dofs);
+  for (auto& term : m_terms) term->bind(m_mass, m_dofs);
   m_rest_stiffness = SpMat();
   if (m_damping.stiffness != 0.0 && m_damping.stiffness_at_rest) {
     // Evaluated on the full rest configuration, not through full_positions(): after a release
     // the constrained entries hold prescribed (moved) positions, which are not the rest state.
-    m_rest_stiffness = m_pattern;
+    conform_to_pattern(m_rest_stiffness, m_mass);
     for (const auto& term : m_terms) term->add_hessian(m_rest, m_rest_stiffness.valuePtr(), false);
   }
 }
@@ -190,7 +203,7 @@ void Model::potential_gradient(const VecX& q, VecX& g) const {
 
 void Model::stiffness(const VecX& q, SpMat& K, bool project_psd) {
   refresh_pattern();
-  conform_to_pattern(K, m_pattern);
+  conform_to_pattern(K, m_mass);
   std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
   const VecX x = full_positions(q);
   for (const auto& term : m_terms) term->add_hessian(x, K.valuePtr(), project_psd);

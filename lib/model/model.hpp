@@ -99,8 +99,8 @@ class Model {
   const SpMat& mass() const { return m_mass; }
   /// Row-sum lumped masses of the free DOFs (for residual norms).
   const VecX& lumped_mass() const { return m_lumped_free; }
-  /// A zero matrix with the shared pattern.
-  const SpMat& pattern() const { return m_pattern; }
+  /// A matrix with the shared pattern (the mass matrix: use its structure, not its values).
+  const SpMat& pattern() const { return m_mass; }
 
   const RayleighDamping& damping() const { return m_damping; }
   bool has_damping() const { return m_damping.mass != 0.0 || m_damping.stiffness != 0.0; }
@@ -146,7 +146,7 @@ class Model {
   VecX m_rest;
   VecX m_constrained;  ///< full vector whose constrained entries are the prescribed positions
   VecX m_constrained_velocity;  ///< likewise for their velocities (zero unless moving)
-  TetElements m_elements;       ///< kept to rebuild the pattern and mass on a release
+  TetElements m_elements;       ///< tets and volumes, to rebuild the pattern and mass on a release
   VecX m_density;
   bool m_lumped = true;
   VecX m_lumped_full;  ///< lumped mass per full DOF [kg] (tets + point masses)
@@ -154,7 +154,6 @@ class Model {
   DofMap m_dofs;
   std::vector<std::unique_ptr<EnergyTerm>> m_terms;
   RayleighDamping m_damping;
-  SpMat m_pattern;
   SpMat m_mass;
   VecX m_lumped_free;
   SpMat m_rest_stiffness;  ///< filled when damping uses it

@@ -2,7 +2,6 @@
 // answer to round-off, on connected and disconnected (forest) systems, whatever the thread
 // count (more threads than OpenMP grants included).
 #include <gtest/gtest.h>
-
 #include <omp.h>
 
 #include "core/parallel.hpp"
