@@ -25,7 +25,8 @@ enum class CounterCombine {
   X(solves,            kSum,  "linear solves with a factorization (one per right-hand-side block)") \
   X(ldlt_fallbacks,    kSum,  "factorizations that needed the indefinite fallback (LDL^T or LU)") \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
-  X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")
+  X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")          \
+  X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")
 // clang-format on
 
 struct StepStats {

@@ -83,6 +83,7 @@ class StagePotential final : public NewtonObjective {
 
 void add_newton_stats(const NewtonStats& n, StepStats& stats) {
   stats.newton_iters += n.iterations;
+  stats.reused_iters += n.reused_iterations;
   stats.line_search_steps += n.line_search_steps;
   stats.projected_iters += n.projected_iterations;
   stats.residual = n.residual;
@@ -130,7 +131,8 @@ ImplicitStageSolver::ImplicitStageSolver(const IntegratorSettings& settings)
     : m_settings(settings), m_solver(settings.linear_solver()) {}
 
 void ImplicitStageSolver::begin_step(Model& model, const VecX& q) {
-  m_newton.factorized = false;
+  if (!m_settings.reuse_across_steps || m_settings.newton.reuse_contraction <= 0.0)
+    m_newton.factorized = false;
   if (!model.has_damping()) return;
   // K(q_n) for "current" damping is projected like the Newton Hessian: an indefinite D would make
   // Phi's damping term unbounded below and Newton directions no longer descent directions.
@@ -144,6 +146,9 @@ Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX
   pull_into_feasible_region(phi, stage.damping_anchor, x);
   NewtonSettings settings = stage_newton_settings(m_settings.newton, stage.tau);
   settings.reuse_factorization = false;
+  // A factorization kept from another pattern cannot serve (another system size).
+  if (m_factor_pattern != model.pattern_version()) m_newton.factorized = false;
+  m_factor_pattern = model.pattern_version();
   const SolverMeter meter(*m_solver, stats);
   Status status;
   if (m_settings.step_halving && settings.max_iterations > kHalvingCheckIterations) {
@@ -167,7 +172,9 @@ Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX
     add_newton_stats(n, stats);
     status = n.status;
   }
-  m_newton.factorized = false;  // the solver now holds a factorization at another iterate
+  // Without adaptive reuse the next solve factorizes afresh (the solver now holds a
+  // factorization at an iterate of this solve, which only adaptive reuse may use).
+  if (m_settings.newton.reuse_contraction <= 0.0) m_newton.factorized = false;
   return status;
 }
 

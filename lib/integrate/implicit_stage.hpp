@@ -54,6 +54,7 @@ class ImplicitStageSolver {
   SpMat m_D, m_K;
   NewtonWorkspace m_newton;  ///< Hessian storage; `factorized` marks a reusable factorization
   double m_factor_tau = 0.0, m_factor_sigma = 0.0;
+  long m_factor_pattern = -1;  ///< model pattern of the kept factorization
 };
 
 /// Base of the Newton-based integrators: step() takes the step with attempt() and, with

@@ -23,6 +23,9 @@ struct IntegratorSettings {
   /// Implicit stages; newton.projection also decides whether the stiffness in "current"
   /// Rayleigh damping is projected (always, unless projection is kNever).
   NewtonSettings newton;
+  /// Adaptive factorization reuse (newton.reuse_contraction > 0) may also keep the factorization
+  /// from one time step to the next (the scene's "across_steps").
+  bool reuse_across_steps = false;
   /// Makes the linear solvers of the integrator (scene "solver").
   LinearSolverFactory linear_solver = make_cholmod_solver;
   /// Chen thesis Ch. 4 numerical continuation: when a Newton solve's residual has not decreased

@@ -138,6 +138,8 @@ struct NewtonConfig {
   bool line_search = true;
   bool step_halving = false;  ///< thesis Ch. 4: halve h when Newton stalls (IntegratorSettings)
   std::string projection = "auto";  ///< "always" | "never" | "auto" (solve/newton.hpp)
+  std::string reuse_factorization = "within_step";  ///< "never" | "within_step" | "across_steps"
+  double reuse_contraction = 0.25;                  ///< NewtonSettings::reuse_contraction
 };
 
 struct IntegratorConfig {

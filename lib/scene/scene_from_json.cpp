@@ -198,6 +198,8 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.newton.line_search = newton.at("line_search").get<bool>();
   c.integrator.newton.step_halving = newton.at("step_halving").get<bool>();
   c.integrator.newton.projection = newton.at("projection").get<std::string>();
+  c.integrator.newton.reuse_factorization = newton.at("reuse_factorization").get<std::string>();
+  c.integrator.newton.reuse_contraction = newton.at("reuse_contraction").get<double>();
   c.solver.type = j.at("solver").at("type").get<std::string>();
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();

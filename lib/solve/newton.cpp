@@ -120,6 +120,8 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
   double f_x = 0.0;        // Phi(x), when known
   bool f_x_known = false;  // Phi(x) is known from the accepted trial of the last line search
   bool g_x_known = false;  // g holds the residual at x (residual mode's line search)
+  bool last_kept = false;  // the last iteration solved with a kept factorization
+  double previous_residual = std::numeric_limits<double>::infinity();
   objective.on_iterate(x);
 
   for (;;) {
@@ -134,23 +136,43 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
       stats.status = Status::kSuccess;
       return stats;
     }
-    if (stats.iterations >= settings.max_iterations) {
+    // Iterations with a kept factorization do not count against the cap: they happen only while
+    // each shrinks the residual by reuse_contraction, so they cannot go on without converging.
+    if (stats.iterations - stats.reused_iterations >= settings.max_iterations) {
       stats.status = Status::kNotConverging;
       return stats;
     }
 
+    // A kept factorization (from an earlier iterate, or an earlier solve) serves while it keeps
+    // contracting the residual; otherwise, and when it gives no descent, a fresh one.
+    bool kept = false;
+    if (workspace.factorized) {
+      kept = settings.reuse_factorization ||
+             (settings.reuse_contraction > 0.0 &&
+              !(last_kept && stats.residual > settings.reuse_contraction * previous_residual));
+    }
     bool newton_direction = false;
-    bool factorized = settings.reuse_factorization && workspace.factorized;
-    if (!factorized) {
-      factorized = factorize_newton_matrix(objective, x, solver, settings, H, stats);
-      workspace.factorized = factorized;
+    bool factorized = kept;
+    for (int attempt = 0; attempt < 2 && !newton_direction; ++attempt) {
+      if (attempt == 1) {
+        if (!kept || settings.reuse_factorization) break;
+        kept = false;  // the kept matrix gave no descent: refactorize once
+        factorized = false;
+      }
+      if (!factorized) {
+        factorized = factorize_newton_matrix(objective, x, solver, settings, H, stats);
+        workspace.factorized = factorized;
+      }
+      if (factorized) {
+        solver.solve(g, dx);
+        dx = -dx;
+        // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails too.
+        newton_direction = residual_mode ? dx.allFinite() : g.dot(dx) < 0.0;
+      }
     }
-    if (factorized) {
-      solver.solve(g, dx);
-      dx = -dx;
-      // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails the test too.
-      newton_direction = residual_mode ? dx.allFinite() : g.dot(dx) < 0.0;
-    }
+    if (kept) ++stats.reused_iterations;
+    last_kept = kept;
+    previous_residual = stats.residual;
     if (!newton_direction) {
       if (settings.reuse_factorization || residual_mode) {
         stats.status = factorized ? Status::kNotConverging : Status::kNumericalIssue;
@@ -160,10 +182,11 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
     }
     ++stats.iterations;
 
-    // Step-size convergence only for true Newton steps: a step below the tolerance is taken
-    // without a line search (it changes x by less than the caller cares about).
-    if (newton_direction && settings.step_tolerance > 0.0 &&
-        dx.lpNorm<Eigen::Infinity>() <= settings.step_tolerance) {
+    // Step-size convergence only for true Newton steps (or the frozen matrix the caller chose): a
+    // step below the tolerance is taken without a line search (it changes x by less than the
+    // caller cares about).
+    if (newton_direction && (!kept || settings.reuse_factorization) &&
+        settings.step_tolerance > 0.0 && dx.lpNorm<Eigen::Infinity>() <= settings.step_tolerance) {
       x += dx;
       objective.on_iterate(x);
       stats.status = Status::kSuccess;

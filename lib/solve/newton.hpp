@@ -63,6 +63,13 @@ struct NewtonSettings {
   /// solve with that factorization at every iteration. A direction that is not a descent
   /// direction then ends the solve with kNotConverging (the caller falls back to full Newton).
   bool reuse_factorization = false;
+  /// Adaptive reuse (0 = off): solve with the factorization the workspace holds (from an
+  /// earlier iteration or an earlier solve) as long as each such iteration shrinks the residual
+  /// to at most this fraction of the last one; otherwise, or when it gives no descent
+  /// direction, factorize afresh. Converges to the same tolerance as exact Newton, with fewer
+  /// factorizations and usually more (cheaper) iterations.
+  /// Iterations with a kept factorization are not counted against max_iterations.
+  double reuse_contraction = 0.0;
 };
 
 struct NewtonStats {
@@ -70,6 +77,7 @@ struct NewtonStats {
   int iterations = 0;            ///< Newton iterations (linear solves)
   int line_search_steps = 0;     ///< step halvings over all iterations
   int projected_iterations = 0;  ///< iterations that used the PSD-projected Hessian
+  int reused_iterations = 0;     ///< iterations that solved with a kept factorization
   double residual = 0.0;         ///< residual_norm at exit
 };
 

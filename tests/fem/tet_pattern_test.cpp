@@ -42,8 +42,8 @@ TEST(TetPattern, EqualsTheUnionOfElementAndStencilCouplings) {
   const SpMat A = build_tet_pattern(mesh.tets, dofs, stencils);
   const SpMat R = reference_pattern(mesh.tets, dofs, stencils);
   ASSERT_EQ(A.nonZeros(), R.nonZeros());
-  EXPECT_TRUE(std::equal(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1,
-                         R.outerIndexPtr()));
+  EXPECT_TRUE(
+      std::equal(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1, R.outerIndexPtr()));
   EXPECT_TRUE(std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), R.innerIndexPtr()));
 }
 
