@@ -233,5 +233,39 @@ TEST(NewtonProtocol, ReusedFactorizationIsFactorizedOnceAndReportsNonDescent) {
   EXPECT_EQ(newton_solve(phi, x, *solver, s, workspace).status, Status::kNotConverging);
 }
 
+TEST(NewtonProtocol, AdaptiveReuseConvergesWithFewerFactorizationsAndRefreshesWhenSlow) {
+  Cubic phi;
+  NewtonSettings exact;
+  exact.tolerance = 1e-12;
+  auto solver = make_cholmod_solver();
+  VecX x_exact = VecX::Constant(20, 3.0);
+  const NewtonStats e = newton_minimize(phi, x_exact, *solver, exact);
+  ASSERT_EQ(e.status, Status::kSuccess);
+  const int exact_factorizations = solver->stats().factorizations;
+
+  NewtonSettings adaptive = exact;
+  adaptive.reuse_contraction = 0.25;
+  auto reuse_solver = make_cholmod_solver();
+  NewtonWorkspace workspace;
+  VecX x = VecX::Constant(20, 3.0);
+  const NewtonStats r = newton_solve(phi, x, *reuse_solver, adaptive, workspace);
+  ASSERT_EQ(r.status, Status::kSuccess);
+  EXPECT_GT(r.reused_iterations, 0);
+  EXPECT_LT(reuse_solver->stats().factorizations, exact_factorizations);
+  EXPECT_LT((x - x_exact).cwiseAbs().maxCoeff(), 1e-10);
+
+  // A kept factorization of a far-off matrix (100x too stiff) contracts by only ~0.99 per
+  // iteration: Newton refactorizes instead of crawling.
+  SpMat stiff = 200.0 * test::laplacian_1d_dirichlet(20);
+  ASSERT_EQ(reuse_solver->factorize(stiff), Status::kSuccess);
+  workspace.factorized = true;
+  const int before = reuse_solver->stats().factorizations;
+  x = VecX::Constant(20, 3.0);
+  const NewtonStats slow = newton_solve(phi, x, *reuse_solver, adaptive, workspace);
+  EXPECT_EQ(slow.status, Status::kSuccess);
+  EXPECT_GT(reuse_solver->stats().factorizations, before);
+  EXPECT_LE(slow.iterations, e.iterations + 8);
+}
+
 }  // namespace
 }  // namespace simrun
