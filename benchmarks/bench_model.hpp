@@ -2,10 +2,13 @@
 /// Shared benchmark fixture: a linear-elastic bar of ~49k tets (box [5,1,1], 50x14x14 cubes,
 /// 5-split), optionally fixed at its -x end. Mirrors tests/model/model_fixture.hpp (which the
 /// benchmarks must not include).
+#include <dlfcn.h>
+
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "fem/tet_elements.hpp"
 #include "material/lame.hpp"
 #include "material/linear_elastic.hpp"
@@ -17,6 +20,15 @@
 namespace simrun::bench {
 
 inline constexpr double kDensity = 1000.0;
+
+/// n threads for simrun's OpenMP loops and for OpenBLAS (when it is the BLAS): what
+/// `--threads n` gives a run (CHOLMOD's own OpenMP regions follow OMP_THREAD_LIMIT, which
+/// scripts/bench.sh sets to the core count).
+inline void use_threads(int n) {
+  set_thread_count(n);
+  using Setter = void (*)(int);
+  if (auto set = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(n);
+}
 inline const Eigen::Vector3i kBarCells(50, 14, 14);
 
 struct Bar {

@@ -5,11 +5,19 @@ namespace simrun {
 Status BackwardEuler::attempt(Model& model, State& state, double h, StepStats& stats) {
   m_stage_solver.begin_step(model, state.q);
   VecX x = state.q + h * state.v;
+  // Constant-acceleration predictor: q_n + h v_n + h^2 a with a = (v_n - v_{n-1}) / h_{n-1},
+  // when the input is the state this integrator produced last (no restart since).
+  if (m_settings.extrapolate_guess && m_has_previous && state.q == m_last.q && state.v == m_last.v)
+    x += h * (state.v - m_prev_v) * (h / m_prev_h);
+  m_prev_v = state.v;
+  m_prev_h = h;
   const Status status = m_stage_solver.solve(model, recipe_stage(state.q, state.v, h), x, stats);
   if (status != Status::kSuccess) return status;
   state.v = (x - state.q) / h;
   state.q = x;
   state.t += h;
+  m_last = state;
+  m_has_previous = true;
   return Status::kSuccess;
 }
 

@@ -26,6 +26,9 @@ struct IntegratorSettings {
   /// Adaptive factorization reuse (newton.reuse_contraction > 0) may also keep the factorization
   /// from one time step to the next (the scene's "across_steps").
   bool reuse_across_steps = false;
+  /// Backward Euler starts Newton from the constant-acceleration prediction (scene
+  /// integrator.predictor "acceleration") instead of q + h v ("velocity").
+  bool extrapolate_guess = false;
   /// Makes the linear solvers of the integrator (scene "solver").
   LinearSolverFactory linear_solver = make_cholmod_solver;
   /// Chen thesis Ch. 4 numerical continuation: when a Newton solve's residual has not decreased

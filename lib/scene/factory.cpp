@@ -103,6 +103,7 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   const std::string& reuse = scene.integrator.newton.reuse_factorization;
   s.newton.reuse_contraction = reuse == "never" ? 0.0 : scene.integrator.newton.reuse_contraction;
   s.reuse_across_steps = reuse == "across_steps";
+  s.extrapolate_guess = scene.integrator.predictor == "acceleration";
   s.newmark_beta = scene.integrator.newmark_beta;
   s.newmark_gamma = scene.integrator.newmark_gamma;
   s.rho_inf = scene.integrator.rho_inf;

@@ -144,6 +144,7 @@ struct NewtonConfig {
 
 struct IntegratorConfig {
   std::string type = "si";
+  std::string predictor = "acceleration";  ///< be: "acceleration" | "velocity"
   NewtonConfig newton;
   double newmark_beta = 0.25;  ///< newmark only
   double newmark_gamma = 0.5;  ///< newmark only

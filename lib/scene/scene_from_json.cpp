@@ -192,6 +192,7 @@ SceneConfig scene_from_json(const json& j) {
                                : DampingConfig::StiffnessAt::kRest;
   const json& integrator = j.at("integrator");
   c.integrator.type = integrator.at("type").get<std::string>();
+  c.integrator.predictor = integrator.at("predictor").get<std::string>();
   const json& newton = integrator.at("newton");
   c.integrator.newton.tolerance = newton.at("tolerance").get<double>();
   c.integrator.newton.max_iterations = newton.at("max_iterations").get<int>();
