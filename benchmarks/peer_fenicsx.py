@@ -13,7 +13,7 @@ Each cell is timed as whole-process wall time, FEniCSx and simrun alternating (A
 `--repeats` each), on 1 thread (FEniCSx: 1 rank, simrun --threads 1, BLAS/OpenMP limited to 1)
 and 2 threads (FEniCSx: 2 MPI ranks of 1 thread, simrun --threads 2). Prints the medians, the
 ratio FEniCSx time / simrun time (above 1: simrun is faster), the Newton iterations, the peak
-resident memory (for 2 ranks: the larger rank), and how far the two final displacements are
+resident memory (FEniCSx: the sum over its ranks), and how far the two final displacements are
 apart (max |du| / max |u|). Without python3-dolfinx it says so and exits 0.
 
     benchmarks/peer_fenicsx.py [--simrun build/apps/simrun/simrun] [--repeats 2] [--quick]
@@ -101,6 +101,8 @@ def main():
                 sr_times.append(t)
                 sr_mem.append(m)
             newton_fx = fx_text.split("newton_iterations ")[1].split(",")[0]
+            # Peak memory of all FEniCSx ranks together (the ranks report their own peaks).
+            fx_mem = [float(fx_text.split("rss_total_mib ")[1].split()[0])]
             with open(os.path.join(out, "stats.csv")) as f:
                 header = f.readline().strip().split(",")
                 newton_sr = sum(int(float(line.split(",")[header.index("newton_iters")]))

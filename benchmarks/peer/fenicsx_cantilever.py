@@ -18,6 +18,7 @@ here), which also runs on several MPI ranks.
 usage: fenicsx_cantilever.py MESH.vtu MODEL STEPS OUT.npy
 """
 import os
+import resource
 import sys
 import time
 
@@ -119,6 +120,7 @@ def main():
     coords = V.tabulate_dof_coordinates()
     n_owned = V.dofmap.index_map.size_local
     values = u.x.array.reshape(-1, 3)[:n_owned]
+    rss_total = comm.reduce(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, op=MPI.SUM, root=0)
     gathered_coords = comm.gather(coords[:n_owned], root=0)
     gathered_values = comm.gather(values, root=0)
     if comm.rank == 0:
@@ -132,7 +134,7 @@ def main():
         np.save(out, result)
         print(f"fenicsx: {model} {steps} steps, {len(tets)} tets, ranks {comm.size}, "
               f"newton_iterations {newton_iterations}, stepping {solve_seconds:.3f} s, "
-              f"total {time.perf_counter() - start:.3f} s")
+              f"total {time.perf_counter() - start:.3f} s, rss_total_mib {rss_total / 1024:.0f}")
 
 
 if __name__ == "__main__":
