@@ -4,7 +4,8 @@
 # benchmarks ran: benchmarks inform, they do not gate CI.
 #   SIMRUN_BUILD_DIR   build directory (default: build)
 #   SIMRUN_BENCH_REPS  repetitions per benchmark (default: 5)
-#   SIMRUN_BENCH_FILTER --benchmark_filter regex (default: all)
+#   SIMRUN_BENCH_FILTER regex of the benchmarks to keep (default: all)
+#   SIMRUN_BENCH_PEER   0 skips the FEniCSx comparison (benchmarks/peer_fenicsx.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SIMRUN_BUILD_DIR:-build}
@@ -123,4 +124,11 @@ for label, value, target, ok in rows:
     res = "" if ok is None and value is not None else ("n/a" if ok is None else ("PASS" if ok else "MISS"))
     print(f"{label:48s} {v:>10s} {target:>8s}  {res}")
 PY
+# The FEniCSx comparison (skipped, with a message, without python3-dolfinx; SIMRUN_BENCH_PEER=0
+# skips it too).
+if [ "${SIMRUN_BENCH_PEER:-1}" != 0 ]; then
+  echo
+  echo "against FEniCSx (benchmarks/peer_fenicsx.py; ratio = FEniCSx time / simrun time)"
+  /usr/bin/python3 "$root/benchmarks/peer_fenicsx.py" --simrun "$build/apps/simrun/simrun" || true
+fi
 exit 0
