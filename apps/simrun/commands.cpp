@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -31,10 +32,15 @@ SceneConfig load(const CommonOptions& options, std::vector<std::string> extra_ov
   return scene;
 }
 
-/// The thread count of a run: --threads, else the scene's "threads", else every available core.
+/// The thread count of a run: --threads, else the scene's "threads", else OMP_NUM_THREADS when
+/// the user set it (a batch job's or a test harness's limit), else every available core.
 int effective_threads(const CommonOptions& options, const SceneConfig& scene) {
   if (options.threads > 0) return options.threads;
   if (scene.threads > 0) return scene.threads;
+  if (const char* omp = std::getenv("OMP_NUM_THREADS")) {
+    const int n = std::atoi(omp);
+    if (n > 0) return n;
+  }
   return available_cores();
 }
 
@@ -42,7 +48,17 @@ int effective_threads(const CommonOptions& options, const SceneConfig& scene) {
 /// thread_environment.hpp) and sets simrun's own OpenMP loops to it.
 void apply_threads(const CommonOptions& options, int threads, std::vector<std::string>& notes) {
   std::string note;
-  ensure_thread_environment(threads, options.argv, note);
+  // Restarting reads the scene again: a pipe or process substitution can be read only once.
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(options.scene, ec)) {
+    ensure_thread_environment(threads, options.argv, note);
+  } else if (!thread_environment_ready(threads)) {
+    note =
+        "threads: the scene is not a regular file, so simrun did not restart to limit "
+        "CHOLMOD's and OpenBLAS's threads to " +
+        std::to_string(threads) +
+        " (set OMP_NUM_THREADS, OMP_THREAD_LIMIT and OPENBLAS_NUM_THREADS yourself)";
+  }
   if (!note.empty()) notes.push_back(note);
   set_thread_count(threads);
 }

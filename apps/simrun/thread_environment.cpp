@@ -52,12 +52,17 @@ int available_cores() {
   return hardware > 0 ? static_cast<int>(hardware) : 1;
 }
 
-void ensure_thread_environment(int threads, const std::vector<std::string>& argv,
-                               std::string& note) {
+bool thread_environment_ready(int threads) {
   const std::string value = std::to_string(threads);
   bool ready = true;
   for (const char* name : kLimitVariables) ready = ready && environment_says(name, value);
-  if (ready) return;
+  return ready;
+}
+
+void ensure_thread_environment(int threads, const std::vector<std::string>& argv,
+                               std::string& note) {
+  if (thread_environment_ready(threads)) return;
+  const std::string value = std::to_string(threads);
   for (const char* name : kLimitVariables) setenv(name, value.c_str(), 1);
   // Threads idle between parallel regions sleep instead of spinning: the assembly's OpenMP
   // workers would otherwise spin while OpenBLAS's threads factorize, on the same cores.

@@ -13,9 +13,12 @@ namespace simrun::app {
 /// The cores this process may run on (its CPU affinity mask; all online cores otherwise).
 int available_cores();
 
+/// True when the environment already limits every pool to `threads`.
+bool thread_environment_ready(int threads);
+
 /// Returns at once when the environment already limits every pool to `threads`; otherwise sets
-/// it and replaces the process by `argv` run again (returning only if exec fails, with a note
-/// in `note`). argv[0] is replaced by /proc/self/exe.
+/// it and replaces the process by the same binary (/proc/self/exe) run with `argv` (argv[0]
+/// kept), returning only if exec fails, with a note in `note`.
 void ensure_thread_environment(int threads, const std::vector<std::string>& argv,
                                std::string& note);
 

@@ -9,13 +9,14 @@ Status BackwardEuler::attempt(Model& model, State& state, double h, StepStats& s
   // when the input is the state this integrator produced last (no restart since).
   if (m_settings.extrapolate_guess && m_has_previous && state.q == m_last.q && state.v == m_last.v)
     x += h * (state.v - m_prev_v) * (h / m_prev_h);
-  m_prev_v = state.v;
-  m_prev_h = h;
+  const VecX v_n = state.v;
   const Status status = m_stage_solver.solve(model, recipe_stage(state.q, state.v, h), x, stats);
   if (status != Status::kSuccess) return status;
   state.v = (x - state.q) / h;
   state.q = x;
   state.t += h;
+  m_prev_v = v_n;  // the history changes only with a taken step (a failed one leaves it)
+  m_prev_h = h;
   m_last = state;
   m_has_previous = true;
   return Status::kSuccess;

@@ -180,9 +180,11 @@ Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX
 
 Status ImplicitStageSolver::solve_reusing_factorization(Model& model, const ImplicitStage& stage,
                                                         VecX& x, StepStats& stats) {
-  if (m_newton.factorized && (m_factor_tau != stage.tau || m_factor_sigma != stage.damping_tau)) {
+  if (m_newton.factorized && (m_factor_tau != stage.tau || m_factor_sigma != stage.damping_tau ||
+                              m_factor_pattern != model.pattern_version())) {
     m_newton.factorized = false;
   }
+  m_factor_pattern = model.pattern_version();
   m_factor_tau = stage.tau;
   m_factor_sigma = stage.damping_tau;
   StagePotential phi(model, stage, m_D);

@@ -26,7 +26,8 @@ class ImplicitStageSolver {
   explicit ImplicitStageSolver(const IntegratorSettings& settings);
 
   /// Freezes D for the step starting at q (rest stiffness, or K(q) for "current" damping) and
-  /// forgets any factorization kept for reuse.
+  /// forgets any factorization kept for reuse, unless settings.reuse_across_steps carries it
+  /// into this step.
   void begin_step(Model& model, const VecX& q);
 
   /// Full (projected) Newton on Phi from the guess x (overwritten). Converged when the stage's
@@ -39,7 +40,7 @@ class ImplicitStageSolver {
   /// Like solve(), but with the Hessian factorized once and kept for later stages of the same
   /// step with the same tau and sigma (simplified Newton; SDIRK's shared stage matrix, survey
   /// Sec. 3.5). For quadratic U this is exact Newton. Falls back to solve() if the frozen
-  /// iteration does not converge within the iteration cap.
+  /// iteration does not converge within newton.max_iterations (every frozen iteration counts).
   Status solve_reusing_factorization(Model& model, const ImplicitStage& stage, VecX& x,
                                      StepStats& stats);
 

@@ -34,6 +34,7 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   if (constant) m_K = SpMat();  // factorized once: only the operator copy is needed
   m_factored = status == Status::kSuccess;
   m_factored_h = h;
+  m_factored_constant = constant;  // m_product is K (constant path) or D + h K
   return status;
 }
 
@@ -41,7 +42,7 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
   model.refresh_pattern();  // a term's new stencils invalidate a kept factorization
   const bool constant = model.is_quadratic() && model.damping_is_constant();
   const SolverMeter meter(*m_solver, stats);
-  if (!constant || !m_factored || h != m_factored_h ||
+  if (!constant || !m_factored || h != m_factored_h || !m_factored_constant ||
       m_pattern_version != model.pattern_version()) {
     if (const Status s = refactor(model, state, h, constant); s != Status::kSuccess) return s;
   }

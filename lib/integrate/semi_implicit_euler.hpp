@@ -25,7 +25,8 @@ class SemiImplicitEuler final : public Integrator {
   SymmetricOperator m_product;  ///< K (constant path) or D + h K, applied every step
   double m_factored_h = 0.0;
   bool m_factored = false;
-  long m_pattern_version = -1;  ///< the model pattern the factorization was built in
+  bool m_factored_constant = false;  ///< the factorization and m_product are the constant path's
+  long m_pattern_version = -1;       ///< the model pattern the factorization was built in
   /// Quadratic U: the gradient at q_ref, valid while the model's potential_version holds.
   VecX m_q_ref, m_g_ref;
   long m_potential_version = -1;

@@ -51,9 +51,8 @@ class Model {
   }
   /// Prescribed positions and velocities of the constrained DOFs (full 3n vectors; the free
   /// entries are ignored). The velocities only enter full_velocities() and the kinetic energy.
-  void set_constrained_state(const VecX& x,
-                             const VecX& v);  /// Full velocities (3n) for free velocities v,
-                                              /// constrained DOFs at their prescribed velocity.
+  void set_constrained_state(const VecX& x, const VecX& v);
+  /// Full velocities (3n) for free velocities v, constrained DOFs at their prescribed velocity.
   VecX full_velocities(const VecX& v) const;
   /// Changes which vertices are constrained (e.g. a release): rebuilds the DOF map, the matrix
   /// pattern, the mass and the terms' bindings. Free-DOF vectors and matrices taken before are

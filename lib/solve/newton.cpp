@@ -136,9 +136,12 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
       stats.status = Status::kSuccess;
       return stats;
     }
-    // Iterations with a kept factorization do not count against the cap: they happen only while
-    // each shrinks the residual by reuse_contraction, so they cannot go on without converging.
-    if (stats.iterations - stats.reused_iterations >= settings.max_iterations) {
+    // Adaptively kept iterations do not count against the cap: each must shrink the residual by
+    // reuse_contraction, so they cannot go on without converging (a safety cap of four times
+    // max_iterations bounds them anyway). Frozen iterations (reuse_factorization) all count.
+    const int counted = settings.reuse_factorization ? stats.iterations
+                                                     : stats.iterations - stats.reused_iterations;
+    if (counted >= settings.max_iterations || stats.iterations >= 4 * settings.max_iterations) {
       stats.status = Status::kNotConverging;
       return stats;
     }
@@ -216,6 +219,13 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
     }
     if (!(alpha > 0.0)) {
       objective.end_line_search(x);
+      if (kept && !settings.reuse_factorization) {
+        // A stale matrix's direction found no acceptable step: retry from x with a fresh one.
+        workspace.factorized = false;
+        last_kept = false;
+        g_x_known = true;  // g is still the gradient (residual) at x
+        continue;
+      }
       stats.status = Status::kNotConverging;
       return stats;
     }

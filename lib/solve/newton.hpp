@@ -68,7 +68,9 @@ struct NewtonSettings {
   /// to at most this fraction of the last one; otherwise, or when it gives no descent
   /// direction, factorize afresh. Converges to the same tolerance as exact Newton, with fewer
   /// factorizations and usually more (cheaper) iterations.
-  /// Iterations with a kept factorization are not counted against max_iterations.
+  /// Adaptively kept iterations are not counted against max_iterations (each shrinks the
+  /// residual, so they end), but at most 4 max_iterations iterations run in all; a kept
+  /// factorization whose direction the line search rejects is replaced by a fresh one.
   double reuse_contraction = 0.0;
 };
 

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <queue>
 #include <stdexcept>
@@ -63,29 +64,57 @@ SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
   }
   const double total = std::accumulate(work.begin(), work.end(), 0.0);
 
-  // Cut: expand the heaviest subtree (its root joins the serial part) until the subtrees are
-  // many and small enough to balance over the threads.
+  // Cut: repeatedly expand the heaviest subtree (its root joins the serial part, its children
+  // become subtrees), estimating the solve's time as serial work + the makespan of the subtrees
+  // assigned largest-first to the least loaded thread, and keep the best cut seen.
+  auto makespan = [&](std::vector<double> weights) {
+    std::sort(weights.begin(), weights.end(), std::greater<>());
+    std::vector<double> bins(m_threads, 0.0);
+    for (double w : weights) *std::min_element(bins.begin(), bins.end()) += w;
+    return *std::max_element(bins.begin(), bins.end());
+  };
   std::priority_queue<std::pair<double, int>> open;
   for (int r : roots) open.push({subtree[r], r});
   std::vector<int> serial;
-  const size_t wanted = m_threads == 1 ? 0 : static_cast<size_t>(4 * m_threads);
-  while (!open.empty() && (open.size() < wanted || open.top().first > total / (2 * m_threads))) {
+  double serial_work = 0.0;
+  std::vector<std::pair<double, int>> pieces;
+  auto snapshot = [&]() {
+    std::vector<std::pair<double, int>> out;
+    auto copy = open;
+    while (!copy.empty()) {
+      out.push_back(copy.top());
+      copy.pop();
+    }
+    return out;
+  };
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<int> best_serial;
+  const int max_expansions = m_threads == 1 ? 0 : 64 + 16 * m_threads;
+  for (int expansion = 0;; ++expansion) {
+    std::vector<std::pair<double, int>> now = snapshot();
+    std::vector<double> weights;
+    for (const auto& piece : now) weights.push_back(piece.first);
+    const double estimate = serial_work + (weights.empty() ? 0.0 : makespan(weights));
+    if (estimate < best) {
+      best = estimate;
+      best_serial = serial;
+      pieces = now;
+    }
+    if (expansion >= max_expansions || open.empty() || serial_work >= best) break;
     const int k = open.top().second;
-    if (children[k].empty() || m_threads == 1) break;
+    if (children[k].empty()) break;
     open.pop();
     serial.push_back(k);
+    serial_work += work[k];
     for (int c : children[k]) open.push({subtree[c], c});
   }
-  // Largest subtrees first, each to the least loaded thread.
-  std::vector<std::pair<double, int>> pieces;
-  while (!open.empty()) {
-    pieces.push_back(open.top());
-    open.pop();
-  }
+  serial = best_serial;
   if (m_threads == 1) {
-    for (const auto& piece : pieces) serial.push_back(piece.second);
+    serial.clear();
     pieces.clear();
   }
+  // Largest subtrees first, each to the least loaded thread.
+  std::sort(pieces.begin(), pieces.end(), std::greater<>());
   std::vector<double> load(m_threads, 0.0);
   std::vector<std::vector<int>> piece_roots(m_threads);
   for (const auto& [weight, root] : pieces) {
@@ -118,12 +147,17 @@ SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
     m_serial = serial;
     std::sort(m_serial.begin(), m_serial.end());
   }
-  double serial_work = 0.0;
-  for (int k : m_serial) serial_work += work[k];
-  m_serial_fraction = total > 0.0 ? serial_work / total : 1.0;
+  double final_serial_work = 0.0;
+  for (int k : m_serial) final_serial_work += work[k];
+  m_serial_fraction = total > 0.0 ? final_serial_work / total : 1.0;
   m_owner_of_row.assign(m_n, -1);
   for (int c = 0; c < m_n; ++c) m_owner_of_row[c] = owner[super_of_column[c]];
-  m_buffers.assign(m_threads, std::vector<double>(m_threads > 1 ? m_n : 0, 0.0));
+  // The threads' buffers hold only the rows above the cut (the serial supernodes' columns).
+  m_buffer_slot.assign(m_n, -1);
+  int serial_rows = 0;
+  for (int k : m_serial)
+    for (int c = S.super[k]; c < S.super[k + 1]; ++c) m_buffer_slot[c] = serial_rows++;
+  m_buffers.assign(m_threads, std::vector<double>(m_threads > 1 ? serial_rows : 0, 0.0));
   m_y.resize(m_n);
 }
 
@@ -145,7 +179,7 @@ void SupernodalSolve::forward_supernode(const cholmod_factor& L, int k, double* 
     // Rows of the thread's own subtrees are updated in place; rows above the cut go to the
     // thread's buffer (several threads update them).
     if (outside && m_owner_of_row[r] != me)
-      outside[r] += update[j];
+      outside[m_buffer_slot[r]] += update[j];
     else
       y[r] -= update[j];
   }
@@ -182,9 +216,10 @@ void SupernodalSolve::solve(const cholmod_factor& L, const double* b, double* x)
     const Supernodes S = view(L);
     for (int k : m_serial) {
       for (int c = S.super[k]; c < S.super[k + 1]; ++c) {
+        const int slot = m_buffer_slot[c];
         for (int t = 0; t < m_threads; ++t) {
-          y[c] -= m_buffers[t][c];
-          m_buffers[t][c] = 0.0;
+          y[c] -= m_buffers[t][slot];
+          m_buffers[t][slot] = 0.0;
         }
       }
     }

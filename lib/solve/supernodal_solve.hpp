@@ -37,6 +37,7 @@ class SupernodalSolve {
   std::vector<std::vector<int>> m_parallel;  ///< per thread: its supernodes, ascending
   std::vector<int> m_serial;                 ///< supernodes above the cut, ascending
   std::vector<int> m_owner_of_row;           ///< per row: the thread owning its supernode, or -1
+  std::vector<int> m_buffer_slot;            ///< per row above the cut: its index in a buffer
   double m_serial_fraction = 1.0;
   mutable std::vector<std::vector<double>> m_buffers;  ///< per thread: updates to serial rows
   mutable std::vector<double> m_y;

@@ -1,10 +1,13 @@
 // --threads N means N for every thread pool: simrun's OpenMP loops, CHOLMOD's OpenMP regions and
 // OpenBLAS's pthreads (which start when the library loads). run.json says what was used.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "app/cli.hpp"
 #include "app/scenes.hpp"
@@ -46,6 +49,21 @@ TEST(Threads, EveryPoolGetsTheRequestedCount) {
   if (use.at("blas") != -1) {
     EXPECT_EQ(use.at("blas"), std::min(2L, cores));
   }
+}
+
+TEST(Threads, ASceneFromAPipeRunsWithoutTheRestart) {
+  // The restart would read the scene a second time; a FIFO can be read once.
+  TempDir dir;
+  const std::string fifo = (dir / "scene.json").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::ifstream source(cli::kSourceDir / "scenes" / "quickstart.json");
+  const std::string text((std::istreambuf_iterator<char>(source)),
+                         std::istreambuf_iterator<char>());
+  std::thread writer([&] { std::ofstream(fifo) << text; });
+  const cli::Result r = cli::run(
+      {"run", fifo, "-o", (dir / "out").string(), "--steps", "5", "--threads", "3", "--quiet"});
+  writer.join();
+  EXPECT_EQ(r.code, 0) << r.describe();
 }
 
 }  // namespace

@@ -267,5 +267,24 @@ TEST(NewtonProtocol, AdaptiveReuseConvergesWithFewerFactorizationsAndRefreshesWh
   EXPECT_LE(slow.iterations, e.iterations + 8);
 }
 
+TEST(NewtonProtocol, FrozenFactorizationIterationsCountAgainstTheCap) {
+  // A frozen matrix 100x too stiff contracts by ~0.99 per iteration: the cap must stop it so
+  // that the caller can fall back to full Newton (SDIRK's shared stage matrix).
+  Cubic phi;
+  auto solver = make_cholmod_solver();
+  SpMat stiff = 200.0 * test::laplacian_1d_dirichlet(20);
+  ASSERT_EQ(solver->factorize(stiff), Status::kSuccess);
+  NewtonWorkspace workspace;
+  workspace.factorized = true;
+  NewtonSettings frozen;
+  frozen.reuse_factorization = true;
+  frozen.max_iterations = 5;
+  frozen.tolerance = 1e-12;
+  VecX x = VecX::Constant(20, 3.0);
+  const NewtonStats stats = newton_solve(phi, x, *solver, frozen, workspace);
+  EXPECT_EQ(stats.status, Status::kNotConverging);
+  EXPECT_EQ(stats.iterations, 5);
+}
+
 }  // namespace
 }  // namespace simrun
