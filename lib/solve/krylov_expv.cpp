@@ -1,11 +1,10 @@
 #include "solve/krylov_expv.hpp"
 
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <unsupported/Eigen/MatrixFunctions>
 
 namespace simrun {
 
@@ -54,8 +53,8 @@ KrylovStats expv(double t, const LinearOperator& A, double norm_estimate, const 
     V.setZero();
     H.setZero();
     V.col(0) = w / beta;
-    int mb = m;       // basis size built
-    int k1 = 2;       // 0 after a happy breakdown
+    int mb = m;  // basis size built
+    int k1 = 2;  // 0 after a happy breakdown
     double avnorm = 0.0;
     for (int j = 0; j < m; ++j) {
       A(V.col(j), p);

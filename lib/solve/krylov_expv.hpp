@@ -17,7 +17,7 @@
 namespace simrun {
 
 struct KrylovSettings {
-  int dimension = 30;      ///< m, the Krylov basis size per substep (>= 2)
+  int dimension = 30;       ///< m, the Krylov basis size per substep (>= 2)
   double tolerance = 1e-7;  ///< local error tolerance per unit time (Expokit's tol)
   int max_rejections = 10;  ///< substep shrinks per substep before giving up
   int max_substeps = 100000;
@@ -25,9 +25,9 @@ struct KrylovSettings {
 
 struct KrylovStats {
   Status status = Status::kSuccess;
-  int substeps = 0;         ///< tau: the substeps exp(t A) v was split into
-  int vectors = 0;          ///< Krylov vectors built over all substeps (= products with A)
-  int rejections = 0;       ///< substeps retried with a smaller step
+  int substeps = 0;              ///< tau: the substeps exp(t A) v was split into
+  int vectors = 0;               ///< Krylov vectors built over all substeps (= products with A)
+  int rejections = 0;            ///< substeps retried with a smaller step
   bool happy_breakdown = false;  ///< the Krylov space became invariant (exact result)
   double error_estimate = 0.0;   ///< summed local error estimates
 };
