@@ -26,7 +26,13 @@ enum class CounterCombine {
   X(ldlt_fallbacks,    kSum,  "factorizations that needed the indefinite fallback (LDL^T or LU)") \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
   X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")          \
-  X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")
+  X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")        \
+  X(krylov_substeps,   kSum,  "substeps of Krylov exponential actions (expv's tau)")             \
+  X(krylov_vectors,    kSum,  "Krylov vectors built (products with the Jacobian)")               \
+  X(eigenpairs,        kLast, "modes in the spectral split (SIERE's s)")                          \
+  X(eigen_solves,      kSum,  "partial eigendecompositions computed")                            \
+  X(eigen_iters,       kSum,  "Lanczos restarts of those eigendecompositions")                   \
+  X(eigen_products,    kSum,  "shift-invert operator products of those eigendecompositions")
 // clang-format on
 
 struct StepStats {

@@ -11,7 +11,7 @@ void Bdf2::set_history(const State& current, double h_previous, const State& pre
 }
 
 Status Bdf2::attempt(Model& model, State& state, double h, StepStats& stats) {
-  const bool history = m_has_history && state.q == m_last.q && state.v == m_last.v;
+  const bool history = m_has_history && same_state(state, m_last);
   VecX a_q, a_v;
   double tau;
   if (history) {

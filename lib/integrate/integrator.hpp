@@ -9,6 +9,7 @@
 #include "core/status.hpp"
 #include "core/step_stats.hpp"
 #include "model/model.hpp"
+#include "solve/krylov_expv.hpp"
 #include "solve/newton.hpp"
 
 namespace simrun {
@@ -18,6 +19,13 @@ struct State {
   VecX v;  ///< free velocities [m/s]
   double t = 0.0;
 };
+
+/// True when a and b hold the same positions and velocities (of the same size: a release
+/// changes the free DOFs). Multistep integrators use it to tell their own last output from a
+/// restarted state.
+inline bool same_state(const State& a, const State& b) {
+  return a.q.size() == b.q.size() && a.v.size() == b.v.size() && a.q == b.q && a.v == b.v;
+}
 
 struct IntegratorSettings {
   /// Implicit stages; newton.projection also decides whether the stiffness in "current"
@@ -43,6 +51,15 @@ struct IntegratorSettings {
   /// Generalized-alpha (Chung-Hulbert 1993) spectral radius at infinite step, rho_inf in [0, 1]:
   /// 1 = no dissipation (trapezoidal), 0 = asymptotic annihilation of the highest modes.
   double rho_inf = 0.5;
+  /// Exponential family (Chen thesis Ch. 4-6): Krylov expv settings (ERE, STR-SBDF2ERE's first
+  /// stage), the spectral split's mode count s (0: SIERE is SI) and its eigendecomposition
+  /// period in steps.
+  KrylovSettings krylov;
+  int modes = 5;
+  int eigen_refresh = 1;
+  /// MSSI in the thesis' literal form (eq. 5.8: no -h K_s v_n term, no damping in the matrix)
+  /// instead of the derived one (digest 000 Sec. 3.8).
+  bool mssi_literal = false;
 };
 
 class Integrator {
@@ -52,6 +69,9 @@ class Integrator {
   /// Advances `state` by h. On a failed status the state is left as it was. The model is not
   /// const: its terms take part in the solver protocol (line-search hooks, pattern updates).
   virtual Status step(Model& model, State& state, double h, StepStats& stats) = 0;
+  /// Why the last failed step failed, in words for run.json ("the eigensolve did not converge
+  /// ..."); empty when the status says it all.
+  virtual std::string failure_detail() const { return {}; }
 };
 
 /// The integrator registered under `name`; throws InputError naming the known ones otherwise.

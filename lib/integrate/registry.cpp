@@ -4,14 +4,18 @@
 #include "core/string_distance.hpp"
 #include "integrate/backward_euler.hpp"
 #include "integrate/bdf2.hpp"
+#include "integrate/exponential_rosenbrock_euler.hpp"
 #include "integrate/forward_euler.hpp"
 #include "integrate/generalized_alpha.hpp"
 #include "integrate/implicit_midpoint.hpp"
 #include "integrate/integrator.hpp"
+#include "integrate/mssi.hpp"
 #include "integrate/newmark.hpp"
 #include "integrate/rk4.hpp"
 #include "integrate/sdirk2.hpp"
 #include "integrate/semi_implicit_euler.hpp"
+#include "integrate/siere.hpp"
+#include "integrate/str_sbdf2ere.hpp"
 #include "integrate/symplectic_euler.hpp"
 #include "integrate/tr_bdf2.hpp"
 #include "integrate/trapezoidal.hpp"
@@ -50,6 +54,11 @@ const std::vector<RegisteredIntegrator>& registry() {
       {"sdirk2", factory<Sdirk2>()},
       {"newmark", factory<Newmark>()},
       {"generalized_alpha", factory<GeneralizedAlpha>()},
+      {"ere", factory<ExponentialRosenbrockEuler>()},
+      {"siere", factory<Siere>()},
+      {"sbdf2ere", factory<Sbdf2Ere>()},
+      {"str_sbdf2ere", factory<StrSbdf2Ere>()},
+      {"mssi", factory<MaterialStiffnessSemiImplicit>()},
   };
   return entries;
 }

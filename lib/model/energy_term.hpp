@@ -35,6 +35,12 @@ class EnergyTerm {
   virtual void add_hessian(const VecX& x, double* values, bool project_psd) const = 0;
   /// True when the Hessian does not depend on x (quadratic energy).
   virtual bool is_quadratic() const = 0;
+  /// values += the material part of the Hessian (MSSI, Chen thesis Ch. 5): terms whose
+  /// stiffness splits into a material and a geometric part (springs) leave the geometric one
+  /// out; the default is the full, unprojected Hessian.
+  virtual void add_material_hessian(const VecX& x, double* values) const {
+    add_hessian(x, values, /*project_psd=*/false);
+  }
 
   /// Size of the rounding error of energy(x): the sum of the magnitudes of the quantities whose
   /// rounding errors add up in it, in joules. Line searches compare energy changes against

@@ -201,12 +201,25 @@ void Model::potential_gradient(const VecX& q, VecX& g) const {
   g = m_dofs.restrict_vector(full);
 }
 
-void Model::stiffness(const VecX& q, SpMat& K, bool project_psd) {
+template <class AddTerm>
+void Model::assemble_hessian(const VecX& q, SpMat& K, const AddTerm& add_term) {
   refresh_pattern();
   conform_to_pattern(K, m_mass);
   std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
   const VecX x = full_positions(q);
-  for (const auto& term : m_terms) term->add_hessian(x, K.valuePtr(), project_psd);
+  for (const auto& term : m_terms) add_term(*term, x, K.valuePtr());
+}
+
+void Model::stiffness(const VecX& q, SpMat& K, bool project_psd) {
+  assemble_hessian(q, K, [&](const EnergyTerm& term, const VecX& x, double* values) {
+    term.add_hessian(x, values, project_psd);
+  });
+}
+
+void Model::material_stiffness(const VecX& q, SpMat& K) {
+  assemble_hessian(q, K, [](const EnergyTerm& term, const VecX& x, double* values) {
+    term.add_material_hessian(x, values);
+  });
 }
 
 bool Model::is_quadratic() const {

@@ -92,6 +92,8 @@ class Model {
   /// K = d2U/dq2 over free DOFs, written into the shared pattern (K takes the pattern if it has
   /// another one). Refreshes the pattern first when a term's stencils changed.
   void stiffness(const VecX& q, SpMat& K, bool project_psd);
+  /// The material stiffness of MSSI (EnergyTerm::add_material_hessian) into the shared pattern.
+  void material_stiffness(const VecX& q, SpMat& K);
   /// True when every term is quadratic: K is constant.
   bool is_quadratic() const;
 
@@ -140,6 +142,9 @@ class Model {
 
  private:
   void build_matrices();
+  /// K = sum over terms of add_term(term, x, K values), in the shared pattern.
+  template <class AddTerm>
+  void assemble_hessian(const VecX& q, SpMat& K, const AddTerm& add_term);
   std::vector<long> term_pattern_versions() const;
 
   VecX m_rest;

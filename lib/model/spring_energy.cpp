@@ -62,10 +62,25 @@ Mat3 SpringEnergy::spring_block(const Vec3& d, double k, double rest_length, boo
 }
 
 void SpringEnergy::add_hessian(const VecX& x, double* values, bool project_psd) const {
+  scatter(x, values, [&](size_t s, const Vec3& d) {
+    return spring_block(d, m_stiffness[s], m_rest_length[s], project_psd);
+  });
+}
+
+void SpringEnergy::add_material_hessian(const VecX& x, double* values) const {
+  scatter(x, values, [&](size_t s, const Vec3& d) -> Mat3 {
+    const double l = d.norm();
+    if (l == 0.0) return Mat3::Zero();
+    const Vec3 n = d / l;
+    return m_stiffness[s] * n * n.transpose();
+  });
+}
+
+template <class Block>
+void SpringEnergy::scatter(const VecX& x, double* values, const Block& block) const {
   for (size_t s = 0; s < m_springs.size(); ++s) {
     const auto [i, j] = m_springs[s];
-    const Mat3 B = spring_block(x.segment<3>(3 * i) - x.segment<3>(3 * j), m_stiffness[s],
-                                m_rest_length[s], project_psd);
+    const Mat3 B = block(s, Vec3(x.segment<3>(3 * i) - x.segment<3>(3 * j)));
     const int* slots = m_slots.data() + 36 * s;
     for (int r = 0; r < 6; ++r) {
       for (int c = 0; c < 6; ++c) {

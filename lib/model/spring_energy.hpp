@@ -24,6 +24,8 @@ class SpringEnergy final : public EnergyTerm {
   /// geometric stiffness). With project_psd the geometric factor (1 - L/l) is clamped at 0, which
   /// makes B, and so H, positive semidefinite (the standard mass-spring projection).
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
+  /// The material stiffness alone, B = k s^ s^T (digest 000 Sec. 3.8, K_s = k J_eps^T J_eps).
+  void add_material_hessian(const VecX& x, double* values) const override;
   bool is_quadratic() const override { return m_springs.empty(); }
   /// Each spring couples its two particles.
   void add_stencils(StencilList& stencils) const override;
@@ -35,6 +37,10 @@ class SpringEnergy final : public EnergyTerm {
   static Mat3 spring_block(const Vec3& s, double k, double rest_length, bool project_psd);
 
  private:
+  /// Scatters [[B, -B], [-B, B]] of every spring, B = block(spring index, s).
+  template <class Block>
+  void scatter(const VecX& x, double* values, const Block& block) const;
+
   EdgeList m_springs;
   VecX m_stiffness;
   VecX m_rest_length;

@@ -107,6 +107,12 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newmark_beta = scene.integrator.newmark_beta;
   s.newmark_gamma = scene.integrator.newmark_gamma;
   s.rho_inf = scene.integrator.rho_inf;
+  s.modes = scene.integrator.modes;
+  s.eigen_refresh = scene.integrator.eigen_refresh;
+  s.krylov.dimension = scene.integrator.krylov_dimension;
+  s.krylov.tolerance = scene.integrator.krylov_tolerance;
+  s.krylov.max_substeps = scene.integrator.krylov_max_substeps;
+  s.mssi_literal = scene.integrator.mssi_literal;
   return s;
 }
 
@@ -130,6 +136,13 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   const IntegratorSettings settings = integrator_settings(scene);
   make_integrator(scene.integrator.type, settings);
   BuiltModel built = build_model(scene);
+  const std::string& type = scene.integrator.type;
+  if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
+    require(scene.integrator.modes <= built.model->num_free(),
+            scene.source.string() + ": /integrator/modes: " +
+                std::to_string(scene.integrator.modes) + " modes requested, but the scene has " +
+                std::to_string(built.model->num_free()) + " free DOFs");
+  }
   if (notes) *notes = built.notes;
   SimulatedSystem system(
       scene.name, std::move(built.frames), std::move(built.model),

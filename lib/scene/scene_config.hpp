@@ -149,6 +149,12 @@ struct IntegratorConfig {
   double newmark_beta = 0.25;  ///< newmark only
   double newmark_gamma = 0.5;  ///< newmark only
   double rho_inf = 0.5;        ///< generalized_alpha only
+  int modes = 5;               ///< siere family: s
+  int eigen_refresh = 1;       ///< siere family: steps between eigendecompositions
+  int krylov_dimension = 30;   ///< ere: Krylov m
+  double krylov_tolerance = 1e-7;
+  int krylov_max_substeps = 10000;
+  bool mssi_literal = false;  ///< mssi_form "literal"
 };
 
 struct SolverConfig {

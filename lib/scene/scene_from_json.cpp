@@ -205,6 +205,12 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();
+  c.integrator.modes = integrator.at("modes").get<int>();
+  c.integrator.eigen_refresh = integrator.at("eigen_refresh").get<int>();
+  c.integrator.krylov_dimension = integrator.at("krylov").at("dimension").get<int>();
+  c.integrator.krylov_tolerance = integrator.at("krylov").at("tolerance").get<double>();
+  c.integrator.krylov_max_substeps = integrator.at("krylov").at("max_substeps").get<int>();
+  c.integrator.mssi_literal = integrator.at("mssi_form").get<std::string>() == "literal";
   const json& output = j.at("output");
   c.output.dir = output.at("dir").get<std::string>();
   c.output.every = output.value("every", 0);

@@ -80,8 +80,10 @@ bool Simulation::step() {
     if (status == Status::kSuccess) continue;
     for (size_t j = 0; j < k; ++j) systems[j]->restore(before[j]);
     const std::string who = k == 0 ? std::string() : systems[k]->name() + ": ";
+    const std::string detail = systems[k]->integrator().failure_detail();
     stop("failed", step,
-         who + std::string(systems[k]->integrator().name()) + " " + std::string(to_string(status)));
+         who + std::string(systems[k]->integrator().name()) + " " + std::string(to_string(status)) +
+             (detail.empty() ? "" : ": " + detail));
     return false;
   }
   const double step_seconds = step_timer.seconds();

@@ -17,7 +17,7 @@ namespace simrun {
 namespace {
 
 /// Spectra's OpType for shift-invert mode: y = (K - sigma M)^{-1} x with a solver the caller
-/// factorized (LDL' fallback included, so a shift inside the spectrum also works). Spectra's
+/// factorized (positive definite: the shift is below the spectrum). Spectra's
 /// constructor calls set_shift(), which does nothing: the factorization is done beforehand so
 /// that its symbolic analysis lives in the long-lived solver.
 class ShiftInvertOp {
@@ -122,6 +122,64 @@ Status from_spectra(Spectra::CompInfo info) {
 
 }  // namespace
 
+Status GeneralizedEigenSolver::factorize_below_spectrum(const SpMat& K, const SpMat& M,
+                                                        double& sigma, int& probes) {
+  const auto positive_definite_at = [&](double shift) {
+    assign_combination(m_shifted, {{1.0, &K}, {-shift, &M}});
+    return m_solver->factorize_positive_definite(m_shifted) == Status::kSuccess;
+  };
+  if (positive_definite_at(sigma)) {
+    m_last_indefinite_shift = 0.0;
+    return Status::kSuccess;
+  }
+  // Indefinite: lambda_min < sigma. Keep a bracket: K - above M is not positive definite,
+  // K - below M is (below < lambda_min <= above). Probe from the last call's shift (K(q) changes
+  // little between steps) or 4 sigma, by factors of 4 down (or up, to tighten a warm start),
+  // then bisect geometrically to a ratio of 1.2 (1.2 is the first step up from a warm start), so
+  // the shift sits within 20% of |lambda_min| under it: Lanczos converges at the rate (lambda_k -
+  // sigma) / (lambda_{k+1} - sigma), and a shift far below slows it.
+  constexpr int kMaxProbes = 80;  // 4^60 spans any double range; bisection adds < 10
+  double above = sigma;
+  double below = m_last_indefinite_shift < above ? m_last_indefinite_shift : 4.0 * above;
+  bool factorized_at_below = false;
+  ++probes;
+  if (positive_definite_at(below)) {
+    factorized_at_below = true;
+    // Tighten upwards: first by the bracket ratio (the last shift was within it), then by 4.
+    for (double factor = 1.2; below / above > factor && probes < kMaxProbes; factor = 4.0) {
+      ++probes;
+      if (!positive_definite_at(below / factor)) {
+        above = below / factor;
+        factorized_at_below = false;
+        break;
+      }
+      below /= factor;
+    }
+  } else {
+    above = below;
+    while (probes < kMaxProbes) {
+      below = 4.0 * above;
+      ++probes;
+      if ((factorized_at_below = positive_definite_at(below))) break;
+      above = below;
+    }
+    if (!factorized_at_below) return Status::kNumericalIssue;
+  }
+  while (below / above > 1.2 && probes < kMaxProbes) {
+    const double middle = -std::sqrt(above * below);
+    ++probes;
+    if ((factorized_at_below = positive_definite_at(middle)))
+      below = middle;
+    else
+      above = middle;
+  }
+  sigma = below;
+  m_last_indefinite_shift = below;
+  if (factorized_at_below) return Status::kSuccess;
+  ++probes;
+  return positive_definite_at(sigma) ? Status::kSuccess : Status::kNumericalIssue;
+}
+
 GeneralizedEigenSolver::GeneralizedEigenSolver(LinearSolverFactory make_solver,
                                                GeneralizedEigenSettings settings)
     : m_solver(make_solver()), m_settings(settings) {}
@@ -144,10 +202,10 @@ GeneralizedEigenResult GeneralizedEigenSolver::compute(const SpMat& K, const SpM
 
   using OpType = ShiftInvertOp;
   using BOpType = Spectra::SparseSymMatProd<double, Eigen::Lower>;
-  const double sigma = choose_shift(K, M);
-  assign_combination(m_shifted, {{1.0, &K}, {-sigma, &M}});
+  double sigma = choose_shift(K, M);
   GeneralizedEigenResult result;
-  result.status = m_solver->factorize(m_shifted);
+  result.status = factorize_below_spectrum(K, M, sigma, result.shift_probes);
+  result.shift = sigma;
   if (result.status != Status::kSuccess) {
     result.seconds = timer.seconds();
     return result;

@@ -24,17 +24,23 @@ struct GeneralizedEigenResult {
   int iterations = 0;         ///< Lanczos restarts (Spectra iterations)
   int operator_products = 0;  ///< applications of (K - sigma M)^-1 M (one back-solve each)
   bool warm_started = false;  ///< Lanczos started from the previous call's eigenvectors
+  int shift_probes = 0;       ///< extra factorizations that moved sigma below lambda_min
+  double shift = 0.0;         ///< the sigma used
   double seconds = 0.0;
 };
 
-/// The `count` smallest eigenpairs of K u = lambda M u (K symmetric positive semidefinite, M
-/// symmetric positive definite), by Spectra shift-invert around a small negative shift with a
-/// factorization of K - sigma M. Works for free bodies (rigid modes give lambda ~ 0). Only the
-/// lower triangles of K and M are read. sigma = -1e-8 max_i(K_ii / M_ii) (see eigen_solver.cpp
-/// for why). The converged Ritz vectors get a final Rayleigh-Ritz step, which makes them
-/// M-orthonormal and sorts them; if Spectra does not converge, status says so and fewer than
-/// `count` pairs may be returned. count == dimension uses a dense solver (tiny problems only);
-/// count < 1 or > dimension, mismatched sizes or a nonpositive M_ii throw std::invalid_argument.
+/// The `count` algebraically smallest eigenpairs of K u = lambda M u (K symmetric, M symmetric
+/// positive definite), by Spectra shift-invert around a shift below the spectrum with a
+/// Cholesky factorization of K - sigma M. Works for free bodies (rigid modes give lambda ~ 0).
+/// Only the lower triangles of K and M are read. For positive semidefinite K, sigma = -1e-8
+/// max_i(K_ii / M_ii) (see eigen_solver.cpp for why); when K - sigma M is not positive definite
+/// (an indefinite K(q) away from rest), sigma is moved below the lowest eigenvalue by Cholesky
+/// probes (Sylvester: K - sigma M is positive definite exactly when sigma < lambda_min), so
+/// negative eigenvalues are found first, not those nearest zero. The converged Ritz vectors get a
+/// final Rayleigh-Ritz step, which makes them M-orthonormal and sorts them; if Spectra does not
+/// converge, status says so and fewer than `count` pairs may be returned. count == dimension uses a
+/// dense solver (tiny problems only); count < 1 or > dimension, mismatched sizes or a nonpositive
+/// M_ii throw std::invalid_argument.
 ///
 /// The object keeps what the next call can reuse: the linear solver (its symbolic analysis is
 /// redone only when the pattern of K - sigma M changes) and the last eigenvectors, from which
@@ -53,8 +59,12 @@ class GeneralizedEigenSolver {
  private:
   std::unique_ptr<LinearSolver> m_solver;
   GeneralizedEigenSettings m_settings;
-  SpMat m_shifted;      ///< K - sigma M (kept for its pattern)
-  MatX m_last_vectors;  ///< last eigenvectors (warm start)
+  /// Factorizes K - sigma M at a sigma below lambda_min (probing when K is indefinite).
+  Status factorize_below_spectrum(const SpMat& K, const SpMat& M, double& sigma, int& probes);
+
+  SpMat m_shifted;                       ///< K - sigma M (kept for its pattern)
+  double m_last_indefinite_shift = 0.0;  ///< the last probed shift (0: K was semidefinite)
+  MatX m_last_vectors;                   ///< last eigenvectors (warm start)
 };
 
 /// One-off call of GeneralizedEigenSolver (a fresh solver, no warm start).

@@ -17,10 +17,10 @@
 namespace simrun {
 
 struct KrylovSettings {
-  int dimension = 30;       ///< m, the Krylov basis size per substep (>= 2)
-  double tolerance = 1e-7;  ///< local error tolerance per unit time (Expokit's tol)
-  int max_rejections = 10;  ///< substep shrinks per substep before giving up
-  int max_substeps = 100000;
+  int dimension = 30;        ///< m, the Krylov basis size per substep (>= 2)
+  double tolerance = 1e-7;   ///< local error tolerance per unit time (Expokit's tol)
+  int max_rejections = 10;   ///< substep shrinks per substep before giving up
+  int max_substeps = 10000;  ///< kNotConverging beyond (a cap on the cost of one action)
 };
 
 struct KrylovStats {

@@ -28,9 +28,19 @@ struct LinearSolverStats {
   double symbolic_seconds = 0.0, factor_seconds = 0.0, solve_seconds = 0.0;
 };
 
-class LinearSolver {
+/// Applies the inverse of some matrix to vectors and blocks of vectors (a factorized matrix, or
+/// a solve assembled from others, such as the first-order system's Schur complement).
+class InverseOperator {
  public:
-  virtual ~LinearSolver() = default;
+  virtual ~InverseOperator() = default;
+  /// x = A^{-1} b (b and x may alias).
+  virtual void solve(const VecX& b, VecX& x) = 0;
+  /// Several right-hand sides at once (columns of B).
+  virtual void solve(const MatX& B, MatX& X) = 0;
+};
+
+class LinearSolver : public InverseOperator {
+ public:
   /// Numeric factorization of the symmetric matrix A. The symbolic analysis is redone only when
   /// A's sparsity pattern differs from the previous call's. Returns kNumericalIssue when A is
   /// singular (after the LDLT fallback, where the solver has one).
@@ -41,9 +51,9 @@ class LinearSolver {
   virtual Status factorize_positive_definite(const SpMat& A) { return factorize(A); }
   /// x = A^{-1} b with the last factorization. Throws std::logic_error when the last
   /// factorize() failed (there is no valid factor to solve with). b and x may alias.
-  virtual void solve(const VecX& b, VecX& x) = 0;
+  void solve(const VecX& b, VecX& x) override = 0;
   /// Several right-hand sides at once (columns of B).
-  virtual void solve(const MatX& B, MatX& X) = 0;
+  void solve(const MatX& B, MatX& X) override = 0;
   virtual const LinearSolverStats& stats() const = 0;
   virtual void reset_stats() = 0;
 };

@@ -4,11 +4,11 @@
 
 namespace simrun {
 
-Status LowRankUpdate::setup(LinearSolver& base, const MatX& U, const MatX& C) {
+Status LowRankUpdate::setup(InverseOperator& base, const MatX& U, const MatX& C) {
   return setup(base, U, C, U);
 }
 
-Status LowRankUpdate::setup(LinearSolver& base, const MatX& U, const MatX& C, const MatX& V) {
+Status LowRankUpdate::setup(InverseOperator& base, const MatX& U, const MatX& C, const MatX& V) {
   if (U.cols() != C.rows() || C.rows() != C.cols() || V.cols() != C.cols() || V.rows() != U.rows())
     throw std::invalid_argument("LowRankUpdate: U (n x k), C (k x k), V (n x k) do not match");
   m_base = &base;

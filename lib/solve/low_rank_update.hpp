@@ -2,7 +2,8 @@
 /// Solves with a low-rank update of a factorized matrix, (A + U C V^T) x = b, by the
 /// Sherman-Morrison-Woodbury identity in the form that does not invert C:
 ///   (A + U C V^T)^-1 = A^-1 - A^-1 U (I + C V^T A^-1 U)^-1 C V^T A^-1.
-/// A is any LinearSolver holding a factorization (CHOLMOD, later PCG); U and V are n x k, C is
+/// A is any InverseOperator (a LinearSolver holding a factorization, or a composed solve); U and
+/// V are n x k, C is
 /// k x k (may be singular). setup() costs one block solve with A (Z = A^-1 U) and a k x k LU;
 /// every solve() then costs one solve with A plus O(n k). For solves with a few modes treated
 /// apart from the rest (the spectral exponential integrators, EigenFit's corrected stiffness).
@@ -19,15 +20,15 @@ class LowRankUpdate {
   /// `base` must stay alive and keep its factorization of A while this object is used.
   /// V defaults to U (symmetric updates). Returns kNumericalIssue when the k x k capacitance
   /// matrix I + C V^T A^-1 U is singular (the updated matrix is then singular).
-  Status setup(LinearSolver& base, const MatX& U, const MatX& C);
-  Status setup(LinearSolver& base, const MatX& U, const MatX& C, const MatX& V);
+  Status setup(InverseOperator& base, const MatX& U, const MatX& C);
+  Status setup(InverseOperator& base, const MatX& U, const MatX& C, const MatX& V);
 
   /// x = (A + U C V^T)^-1 b. b and x may alias.
   void solve(const VecX& b, VecX& x);
   int rank() const { return static_cast<int>(m_Z.cols()); }
 
  private:
-  LinearSolver* m_base = nullptr;
+  InverseOperator* m_base = nullptr;
   MatX m_Z;                                 ///< A^-1 U
   MatX m_CVt;                               ///< C V^T
   Eigen::PartialPivLU<MatX> m_capacitance;  ///< I + C V^T A^-1 U

@@ -208,7 +208,12 @@ INSTANTIATE_TEST_SUITE_P(
         ParameterCase{"integrator_typo", "/integrator/type", "\"bee\"", "did you mean 'be'"},
         ParameterCase{"material_typo", "/objects/0/material/model", "\"neohooken\"",
                       "did you mean 'neohookean'"},
-        ParameterCase{"material_unknown", "/objects/0/material/model", "\"foo\"", "'foo'"}),
+        ParameterCase{"material_unknown", "/objects/0/material/model", "\"foo\"", "'foo'"},
+        ParameterCase{"krylov_dimension_one", "/integrator/krylov/dimension", "1", "1"},
+        ParameterCase{"krylov_tolerance_zero", "/integrator/krylov/tolerance", "0", "0"},
+        ParameterCase{"eigen_refresh_zero", "/integrator/eigen_refresh", "0", "0"},
+        ParameterCase{"modes_negative", "/integrator/modes", "-1", "-1"},
+        ParameterCase{"mssi_form_typo", "/integrator/mssi_form", "\"literall\"", "'literal'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(BadInput, SetAppliesBeforeValidation) {
@@ -282,6 +287,16 @@ TEST(BadInput, ModesWithMoreModesThanDofs) {
   EXPECT_EQ(r.code, 1) << r.describe();
   EXPECT_NE(r.err.find("500"), std::string::npos) << r.describe();
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(BadInput, MoreSplitModesThanFreeDofsNamesThePointer) {
+  for (const char* type : {"siere", "sbdf2ere", "str_sbdf2ere"}) {
+    TempDir tmp;
+    json s = cli::tiny_scene();  // 48 free DOFs
+    s["integrator"] = {{"type", type}, {"modes", 49}};
+    const auto scene = tmp.write("modes.json", s);
+    expect_bad_input(tmp, scene, {"modes.json", "/integrator/modes", "49", "48"});
+  }
 }
 
 TEST(BadInput, ValidateRejectsWhatRunRejectsInTheScene) {

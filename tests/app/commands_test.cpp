@@ -318,6 +318,27 @@ TEST(Run, DataSceneWithMeshRelativeToItsFolder) {
 
 // ---- divergence / solver failure ---------------------------------------------------------------
 
+TEST(Divergence, KrylovFailureExitsTwoWithTheReasonInRunJson) {
+  // ERE allowed one Krylov substep at a tolerance of 1e-12: the first substep Expokit picks,
+  // (1/|J|)(tol / |J|)^(1/m), is far shorter than dt for this bar (|J| ~ 1e5 1/s), so step 1
+  // hits the substep cap and says so.
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["time"]["steps"] = 3;
+  s["integrator"] =
+      json::parse(R"({"type": "ere", "krylov": {"tolerance": 1e-12, "max_substeps": 1}})");
+  const auto scene = tmp.write("ere.json", s);
+  const fs::path out = tmp / "out";
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--threads", "1"});
+  EXPECT_EQ(r.code, 2) << r.describe();
+  const json record = cli::read_json(out / "run.json");
+  EXPECT_EQ(record.at("status"), "failed");
+  EXPECT_NE(record.at("message").get<std::string>().find("Krylov expv used its 1 substeps"),
+            std::string::npos)
+      << record["message"];
+  EXPECT_NE(r.err.find("Krylov"), std::string::npos) << r.describe();
+}
+
 TEST(Divergence, NewtonFailureExitsTwoAndKeepsOutputs) {
   // Backward Euler with one Newton iteration and a tolerance no floating-point residual reaches:
   // for the (quadratic) linear material the single Newton step solves the step up to roundoff,

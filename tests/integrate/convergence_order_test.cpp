@@ -15,12 +15,22 @@ struct OrderCase {
   /// h * omega_3 of the coarsest run: large enough that the error at h/4 stays far above
   /// round-off and the Newton tolerance, small enough to be in the asymptotic regime.
   double coarse_h_omega;
+  /// Spectral-split integrators: modes solved exactly. 2 of the 3 excited modes, so the third
+  /// runs through the semi-implicit complement and sets the order; -1 keeps the default.
+  int modes = -1;
 };
 
 // Orders from the literature: fe, symplectic_euler, si, be: 1 (thesis digest 3.1-3.3, survey
 // 3.1-3.2, 3.7); rk4: 4; verlet, im, trapezoidal: 2 (symmetric methods); bdf2, tr_bdf2, sdirk2: 2
 // (survey 3.3-3.5); sbdf2: 2 on a linear problem, where it coincides with BDF2 (1 in general);
-// newmark (1/4, 1/2): 2 (gamma = 1/2); generalized_alpha: 2 (Chung-Hulbert).
+// newmark (1/4, 1/2): 2 (gamma = 1/2); generalized_alpha: 2 (Chung-Hulbert). The exponential
+// family (thesis Ch. 4-6, survey eqs. 20-26): siere: 1 (SI on the complement); mssi: 1 (SI with
+// the material stiffness, which is all of K here). sbdf2ere and str_sbdf2ere are SBDF2 and a
+// semi-implicit TR-BDF2 when s = 0, order 2 on a linear problem; with modes in the exponential
+// part they are order 1 as printed (survey eqs. 22 and 26c): for F = G = J u the step is
+// u1 = (1 + z + z^2/6) u0 + O(z^3) for SBDF2ERE and (1 + z + 5 z^2/12) u0 for STR-SBDF2ERE
+// (z = hJ), against e^z = 1 + z + z^2/2 (docs/integrators.md). ERE is exact on a linear
+// problem and is tested for that below.
 const OrderCase kCases[] = {
     {"fe", 1, 0.02},
     {"rk4", 4, 0.4},
@@ -36,6 +46,12 @@ const OrderCase kCases[] = {
     {"sdirk2", 2, 0.2},
     {"newmark", 2, 0.1},
     {"generalized_alpha", 2, 0.1},
+    {"siere", 1, 0.05, 2},
+    {"sbdf2ere", 2, 0.1, 0},
+    {"sbdf2ere", 1, 0.1, 2},
+    {"str_sbdf2ere", 2, 0.2, 0},
+    {"str_sbdf2ere", 1, 0.2, 2},
+    {"mssi", 1, 0.05},
 };
 
 class ConvergenceOrder : public ::testing::TestWithParam<OrderCase> {};
@@ -53,6 +69,7 @@ void measure_orders(const OrderCase& c, const testing::Cantilever& osc) {
 
   IntegratorSettings settings;
   settings.newton.tolerance = 1e-11;  // far below the errors measured (>= 1e-9 relative)
+  if (c.modes >= 0) settings.modes = c.modes;
   double errors[3];
   const int n0 = static_cast<int>(std::ceil(T * osc.omega[2] / c.coarse_h_omega));
   for (int r = 0; r < 3; ++r) {
@@ -89,10 +106,43 @@ TEST_P(ConvergenceOrder, MatchesLiteratureWithRayleighDamping) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllIntegrators, ConvergenceOrder, ::testing::ValuesIn(kCases),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& info) {
+                           const OrderCase& c = info.param;
+                           return std::string(c.name) +
+                                  (c.modes >= 0 ? "_s" + std::to_string(c.modes) : "");
+                         });
+
+// ERE, u <- u + h phi_1(h J) F(u), is the exact flow of a linear autonomous system (survey eq.
+// 20): at any step size its error is the Krylov tolerance, not a power of h.
+void expect_exact(const testing::Cantilever& osc) {
+  VecX cq = VecX::Zero(osc.omega.size()), cv = VecX::Zero(osc.omega.size());
+  cq.head(3) << 1e-3, -5e-4, 2e-4;
+  cv.head(3) << 0.2, 0.1, -0.3;
+  const double T = 2 * M_PI / osc.omega[0];
+  const State start = osc.modal_state(cq, cv, 0.0), exact = osc.modal_state(cq, cv, T);
+  IntegratorSettings settings;
+  settings.krylov.tolerance = 1e-10;
+  for (int n : {1, 3, 10}) {  // h * omega_max from ~600 down to ~60: far beyond SI's accuracy
+    auto integrator = make_integrator("ere", settings);
+    State s = start;
+    for (int i = 0; i < n; ++i) {
+      StepStats stats;
+      ASSERT_EQ(integrator->step(osc.model(), s, T / n, stats), Status::kSuccess);
+      EXPECT_GT(stats.krylov_vectors, 0);
+    }
+    const double scale = osc.energy_error(start, State{osc.rest, VecX::Zero(start.v.size()), 0});
+    EXPECT_LT(osc.energy_error(s, exact), 1e-7 * scale) << n << " steps";
+  }
+}
+
+TEST(ConvergenceOrder, EreIsExactOnALinearSystem) { expect_exact(testing::Cantilever()); }
+TEST(ConvergenceOrder, EreIsExactOnALinearDampedSystem) {
+  expect_exact(testing::Cantilever(50.0, 5e-6));
+}
 
 TEST(ConvergenceOrder, EveryRegisteredIntegratorIsCovered) {
   for (const auto& name : integrator_names()) {
+    if (name == "ere") continue;  // exact on linear systems: EreIsExactOnALinear*System
     bool found = false;
     for (const auto& c : kCases) found = found || name == c.name;
     EXPECT_TRUE(found) << name << " has no convergence-order test";

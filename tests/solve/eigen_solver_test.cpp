@@ -80,6 +80,35 @@ TEST(GeneralizedEigen, MatchesDenseOnRandomSpdPair) {
   expect_m_orthonormal(r.vectors, M);
 }
 
+// An indefinite K (a stiffness away from rest): the smallest eigenvalues are the most negative,
+// which a shift near zero would miss (it finds those nearest zero). Also a warm second call from
+// the last shift, and a K that becomes definite again.
+TEST(GeneralizedEigen, FindsTheMostNegativeEigenvaluesOfAnIndefiniteK) {
+  std::mt19937 rng(5);
+  const SpMat M = test::random_spd(80, rng, 2.0);
+  const SpMat A = 100.0 * test::random_spd(80, rng, 0.5);
+  VecX shifts = VecX::Zero(80);
+  shifts.head(3) << -9e4, -3e3, -40.0;  // three negative directions of very different depth
+  const SpMat K = A - test::diagonal(-shifts);
+  const DenseEigs ref = dense_reference(K, M);
+  ASSERT_LT(ref.values[1], 0.0);
+  GeneralizedEigenSolver solver;
+  for (int call = 0; call < 2; ++call) {
+    const GeneralizedEigenResult r = solver.compute(K, M, 5);
+    ASSERT_EQ(r.status, Status::kSuccess);
+    EXPECT_LT(r.shift, ref.values[0]);
+    EXPECT_GT(r.shift, 1.2 * ref.values[0] - 1e-9);  // within the 1.2 bracket ratio
+    if (call == 1) EXPECT_LE(r.shift_probes, 3) << "the warm start probes from the last shift";
+    for (int i = 0; i < 5; ++i)
+      EXPECT_NEAR(r.values[i], ref.values[i], 1e-8 * std::abs(ref.values[i])) << "mode " << i;
+    expect_m_orthonormal(r.vectors, M);
+  }
+  const GeneralizedEigenResult definite = solver.compute(A, M, 3);
+  ASSERT_EQ(definite.status, Status::kSuccess);
+  EXPECT_EQ(definite.shift_probes, 0);
+  EXPECT_NEAR(definite.values[0], dense_reference(A, M).values[0], 1e-8 * definite.values[0]);
+}
+
 TEST(GeneralizedEigen, FindsNullspaceOfFreeBody) {
   std::mt19937 rng(12);
   const SpMat K = 1e3 * disconnected_laplacian({20, 25, 15}, rng);

@@ -1,0 +1,139 @@
+#include "integrate/spectral_split.hpp"
+
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <cmath>
+
+namespace simrun {
+
+std::array<double, 4> mode_phi1(double lambda, double t) {
+  const double x2 = lambda * t * t;  // signed (omega t)^2
+  if (std::abs(x2) < 1e-4) {
+    // Series in lambda t^2 (the same for both signs); truncation error ~ (lambda t^2)^3 / 5040.
+    const double p11 = t * (1.0 - x2 / 6.0 + x2 * x2 / 120.0);
+    const double p12 = t * t * (0.5 - x2 / 24.0 + x2 * x2 / 720.0);
+    const double p21 = -x2 / 2.0 + x2 * x2 / 24.0;
+    return {p11, p12, p21, p11};
+  }
+  if (lambda > 0.0) {
+    const double w = std::sqrt(lambda), c = std::cos(w * t), s = std::sin(w * t);
+    return {s / w, (1.0 - c) / lambda, c - 1.0, s / w};
+  }
+  const double k = std::sqrt(-lambda), c = std::cosh(k * t), s = std::sinh(k * t);
+  return {s / k, (c - 1.0) / (-lambda), c - 1.0, s / k};
+}
+
+SpectralSplit::SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver)
+    : m_modes(modes), m_refresh_every(std::max(1, refresh_every)), m_eigen(make_solver) {}
+
+Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
+                            StepStats& stats) {
+  const int s = std::min(m_modes, system.size());
+  if (s <= 0) {
+    m_U.resize(system.size(), 0);
+    m_MU = m_U;
+    m_S.resize(0, 0);
+    return Status::kSuccess;
+  }
+  const bool due = m_calls % m_refresh_every == 0 || m_U.rows() != system.size();
+  ++m_calls;
+  if (due) {
+    const GeneralizedEigenResult r = m_eigen.compute(system.stiffness(), model.mass(), s);
+    stats.eigen_solves += 1;
+    stats.eigen_iters += r.iterations;
+    stats.eigen_products += r.operator_products;
+    // The shift-invert factorization, and the probes that put its shift below an indefinite
+    // K's lowest eigenvalue; the back-solves are eigen_products.
+    stats.factorizations += 1 + r.shift_probes;
+    if (r.status != Status::kSuccess || r.values.size() < s) return Status::kNotConverging;
+    m_U = r.vectors.leftCols(s);
+    m_S = r.values.head(s).asDiagonal();
+    m_fresh = true;
+  } else {
+    m_fresh = false;
+  }
+  m_MU.resize(m_U.rows(), s);
+  for (int c = 0; c < s; ++c) m_MU.col(c) = model.apply_mass(m_U.col(c));
+  if (!m_fresh) {
+    // A kept basis: S = U^T K U is a dense s x s matrix at the current K.
+    MatX KU(m_U.rows(), s);
+    VecX y;
+    for (int c = 0; c < s; ++c) {
+      system.stiffness_times(m_U.col(c), y);
+      KU.col(c) = y;
+    }
+    m_S = m_U.transpose() * KU;
+    m_S = 0.5 * (m_S + m_S.transpose()).eval();
+  }
+  stats.eigenpairs = s;
+  return Status::kSuccess;
+}
+
+void SpectralSplit::exponential_part(const VecX& v, const VecX& f, double t, VecX& dq,
+                                     VecX& dp) const {
+  const int s = rank();
+  const Eigen::Index n = v.size();
+  if (s == 0) {
+    dq = VecX::Zero(n);
+    dp = VecX::Zero(n);
+    return;
+  }
+  const VecX a = m_MU.transpose() * v;  // U^T M v
+  const VecX b = m_U.transpose() * f;   // U^T f
+  VecX yq(s), yv(s);
+  if (m_fresh) {
+    for (int l = 0; l < s; ++l) {
+      const auto P = mode_phi1(m_S(l, l), t);
+      yq[l] = P[0] * a[l] + P[1] * b[l];
+      yv[l] = P[2] * a[l] + P[3] * b[l];
+    }
+  } else {
+    // t phi_1(t J') = the top-right block of exp(t [[J', I], [0, 0]]), J' = [[0, I], [-S, 0]].
+    MatX augmented = MatX::Zero(4 * s, 4 * s);
+    augmented.block(0, s, s, s).setIdentity();
+    augmented.block(s, 0, s, s) = -m_S;
+    augmented.block(0, 2 * s, 2 * s, 2 * s).setIdentity();
+    const MatX E = (t * augmented).exp();
+    const MatX P = E.block(0, 2 * s, 2 * s, 2 * s);
+    VecX ab(2 * s);
+    ab << a, b;
+    const VecX y = P * ab;
+    yq = y.head(s);
+    yv = y.tail(s);
+  }
+  dq = m_U * yq;
+  dp = m_MU * yv;
+}
+
+void SpectralSplit::high_part(const VecX& v, const VecX& f, VecX& r_q, VecX& p_v) const {
+  if (rank() == 0) {
+    r_q = v;
+    p_v = f;
+    return;
+  }
+  r_q = v - m_U * (m_MU.transpose() * v);
+  p_v = f - m_MU * (m_U.transpose() * f);
+}
+
+Status SpectralSplit::solve(InverseOperator& base, double tau, const VecX& b, VecX& x) {
+  const int s = rank();
+  if (s == 0) {
+    base.solve(b, x);
+    return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
+  }
+  const Eigen::Index n = m_U.rows();
+  // tau J_G = Y Z^T with, for inputs in momentum form,
+  //   Y = [[tau U, 0], [0, -tau M U S]],   Z = [[0, M U], [M U, 0]],   C = I.
+  MatX Y = MatX::Zero(2 * n, 2 * s), Z = MatX::Zero(2 * n, 2 * s);
+  Y.topLeftCorner(n, s) = tau * m_U;
+  Y.bottomRightCorner(n, s) = -tau * m_MU * m_S;
+  Z.bottomLeftCorner(n, s) = m_MU;
+  Z.topRightCorner(n, s) = m_MU;
+  if (const Status st = m_update.setup(base, Y, MatX::Identity(2 * s, 2 * s), Z);
+      st != Status::kSuccess)
+    return st;
+  m_update.solve(b, x);
+  return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
+}
+
+}  // namespace simrun

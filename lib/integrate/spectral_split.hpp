@@ -1,0 +1,61 @@
+#pragma once
+/// The spectral split of the SIERE family (Chen thesis Ch. 6, Algorithm 1; survey eqs. 23-25;
+/// digest 000 Sec. 3.9): the s lowest modes of K(q) w = lambda M w (U^T M U = I) carry the
+/// "G" part of the dynamics, advanced exactly by the reduced exponential, the rest ("H") is
+/// handled semi-implicitly:
+///   G(u) = [U U^T M v; U U^T f],   H(u) = [v - U U^T M v; M^-1 (f - M U U^T f)],
+///   J_G = [[0, U U^T M], [-U S U^T M, 0]],  S = U^T K U (= Lambda for a fresh basis),
+///   (I - tau J_H) = (I - tau J) + tau J_G  (a rank-2s correction, solved by Woodbury).
+#include <array>
+#include <memory>
+
+#include "integrate/first_order_system.hpp"
+#include "solve/eigen_solver.hpp"
+#include "solve/low_rank_update.hpp"
+
+namespace simrun {
+
+class SpectralSplit {
+ public:
+  /// modes = s (0: no split, the H part is everything); the basis is recomputed every
+  /// `refresh_every` calls of update() (1: every step), warm-started from the last one.
+  SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver);
+
+  /// Brings the basis up to date for K = system.stiffness() (a new eigensolve when due) and
+  /// computes S = U^T K U. kNotConverging / kNumericalIssue when the eigensolve fails.
+  Status update(const Model& model, const FirstOrderSystem& system, StepStats& stats);
+  /// Forgets the basis (the next update() solves afresh), e.g. after a release.
+  void reset() { m_calls = 0; m_U.resize(0, 0); }
+
+  int rank() const { return static_cast<int>(m_U.cols()); }
+  /// The requested s.
+  int modes() const { return m_modes; }
+  /// The reduced exponential part, delta_G = blkdiag(U, U) t phi_1(t J'_G) [U^T M v; U^T f]
+  /// with J'_G = [[0, I], [-S, 0]] (per-mode closed forms for a fresh basis), in momentum form:
+  /// dq = U y_q, dp = M U y_v.
+  void exponential_part(const VecX& v, const VecX& f, double t, VecX& dq, VecX& dp) const;
+  /// The H part in momentum form: [v - U U^T M v; f - M U U^T f].
+  void high_part(const VecX& v, const VecX& f, VecX& r_q, VecX& p_v) const;
+  /// x = (I - tau J_H)^-1 b for b in momentum form ([b_q; M b_v]), x ordinary, as a Woodbury
+  /// update of `base` = (I - tau J)^-1 with the rank-2s term tau J_G (eq. 6.8; 2s + 1
+  /// back-solves with base). kNumericalIssue when the capacitance matrix is singular.
+  Status solve(InverseOperator& base, double tau, const VecX& b, VecX& x);
+
+ private:
+  int m_modes;
+  int m_refresh_every;
+  int m_calls = 0;
+  GeneralizedEigenSolver m_eigen;
+  MatX m_U;   ///< n x s, M-orthonormal
+  MatX m_MU;  ///< M U
+  MatX m_S;   ///< U^T K U
+  bool m_fresh = false;  ///< the basis was computed at the current K (S is diagonal)
+  LowRankUpdate m_update;
+};
+
+/// t phi_1(t B) for B = [[0, 1], [-lambda, 0]], i.e. int_0^t exp(s B) ds (digest 000 Sec. 3.9
+/// step 5): sin/cos for lambda > 0, sinh/cosh for lambda < 0, a series where |lambda| t^2 is
+/// small. Returned row-major as {P11, P12, P21, P22}.
+std::array<double, 4> mode_phi1(double lambda, double t);
+
+}  // namespace simrun

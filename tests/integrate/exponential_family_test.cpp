@@ -1,0 +1,342 @@
+// The exponential family (ERE, SIERE, SBDF2ERE, STR-SBDF2ERE) against dense 2n x 2n
+// references written straight from the survey's equations (17, 20, 22-26) on a small
+// neo-Hookean cantilever away from rest (indefinite K, Rayleigh damping), plus the identities
+// that tie them together: s = 0 is SI, s = n without damping is ERE. Dense exponentials come
+// from Eigen's MatrixFunctions; eigenvectors from a dense generalized eigensolver.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <random>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include "integrate/integrator.hpp"
+#include "integrate/spectral_split.hpp"
+#include "material/material.hpp"
+#include "mesh/box.hpp"
+#include "model/elastic_energy.hpp"
+#include "model/gravity_energy.hpp"
+
+namespace simrun {
+namespace {
+
+/// A 0.3 x 0.1 x 0.1 m box of 3 x 1 x 1 cubes (6 tets each), neo-Hookean (E = 1e5, nu = 0.3,
+/// rho = 1000), lumped mass, gravity, the x = 0 face fixed: 36 free DOFs.
+struct SmallBody {
+  TetMesh mesh;
+  TetElements elements;
+  std::unique_ptr<Model> model;
+
+  explicit SmallBody(RayleighDamping damping, const std::string& material = "neohookean") {
+    mesh = make_box(Vec3(0.3, 0.1, 0.1), Eigen::Vector3i(3, 1, 1), 6);
+    elements = precompute_tet_elements(mesh.vertices, mesh.tets);
+    const double rho = 1000.0;
+    std::vector<std::unique_ptr<EnergyTerm>> terms;
+    terms.push_back(std::make_unique<ElasticEnergy>(
+        elements, std::shared_ptr<Material>(make_material(material)),
+        std::vector<LameParameters>(mesh.num_tets(), lame_from_young_poisson(1e5, 0.3)),
+        mesh.num_vertices()));
+    VecX lumped = VecX::Zero(3 * mesh.num_vertices());
+    for (int e = 0; e < mesh.num_tets(); ++e)
+      for (int a = 0; a < 4; ++a)
+        lumped.segment<3>(3 * mesh.tets(e, a)).array() += rho * elements.volume[e] / 4;
+    terms.push_back(std::make_unique<GravityEnergy>(Vec3(0, -9.81, 0), lumped,
+                                                    VecX(as_flat(mesh.vertices))));
+    std::vector<int> fixed;
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+      if (mesh.vertices(v, 0) == 0.0) fixed.push_back(v);
+    model = std::make_unique<Model>(mesh.vertices, elements,
+                                    VecX::Constant(mesh.num_tets(), rho), true,
+                                    DofMap(mesh.num_vertices(), fixed), std::move(terms), damping);
+  }
+
+  /// A state away from rest: the bar bent and squeezed so that K(q) is indefinite.
+  State deformed() const {
+    const VecX rest = model->restrict_vector(model->rest_positions());
+    std::mt19937 rng(7);
+    std::normal_distribution<double> normal;
+    State s{rest, VecX(rest.size()), 0.0};
+    for (Eigen::Index i = 0; i < rest.size(); ++i) {
+      s.q[i] += 0.012 * normal(rng);
+      s.v[i] = 0.3 * normal(rng);
+    }
+    return s;
+  }
+};
+
+/// The first-order system at a state, dense: J = [[0, I], [-M^-1 K, -M^-1 D]], F = [v; M^-1 f].
+struct DenseSystem {
+  MatX M, K, D, J;
+  VecX f, F;
+  Eigen::Index n = 0;
+
+  DenseSystem(Model& model, const State& s) : n(s.q.size()) {
+    M = model.lumped_mass().asDiagonal();
+    SpMat K_sparse, K_rest;
+    model.stiffness(s.q, K_sparse, false);
+    K = MatX(K_sparse);
+    model.stiffness(model.restrict_vector(model.rest_positions()), K_rest, false);
+    D = model.damping().mass * M + model.damping().stiffness * MatX(K_rest);  // at rest
+    VecX g;
+    model.potential_gradient(s.q, g);
+    f = -g - D * s.v;
+    const MatX Minv = M.inverse();
+    J = MatX::Zero(2 * n, 2 * n);
+    J.topRightCorner(n, n).setIdentity();
+    J.bottomLeftCorner(n, n) = -Minv * K;
+    J.bottomRightCorner(n, n) = -Minv * D;
+    F.resize(2 * n);
+    F << s.v, Minv * f;
+  }
+
+  /// The split of survey eq. 23 with the s lowest modes: J_G, G = [P v; U U^T f], H = F - G.
+  void split(int s, const State& state, MatX& J_G, VecX& G, VecX& H, VecX* eigenvalues = nullptr) {
+    Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(K, M);
+    const MatX U = eig.eigenvectors().leftCols(s);
+    if (eigenvalues) *eigenvalues = eig.eigenvalues();
+    const MatX P = U * U.transpose() * M;
+    J_G = MatX::Zero(2 * n, 2 * n);
+    J_G.topRightCorner(n, n) = P;
+    J_G.bottomLeftCorner(n, n) = -U * (U.transpose() * K * U) * U.transpose() * M;
+    G.resize(2 * n);
+    G << P * state.v, U * U.transpose() * f;
+    H = F - G;
+  }
+};
+
+/// Dense t phi_1(t A) b from the augmented exponential (thesis eq. 4.5).
+VecX dense_phi1(double t, const MatX& A, const VecX& b) {
+  const Eigen::Index n = A.rows();
+  MatX augmented = MatX::Zero(n + 1, n + 1);
+  augmented.topLeftCorner(n, n) = A;
+  augmented.topRightCorner(n, 1) = b;
+  return (t * augmented).exp().topRightCorner(n, 1);
+}
+
+VecX stack(const State& s) {
+  VecX u(2 * s.q.size());
+  u << s.q, s.v;
+  return u;
+}
+
+State step(const std::string& name, IntegratorSettings settings, Model& model, State s,
+           double h, int steps = 1) {
+  auto integrator = make_integrator(name, settings);
+  for (int i = 0; i < steps; ++i) {
+    StepStats stats;
+    EXPECT_EQ(integrator->step(model, s, h, stats), Status::kSuccess) << name;
+  }
+  return s;
+}
+
+/// |a - b| relative to the increment b - start.
+double relative_difference(const VecX& a, const VecX& b, const VecX& start) {
+  return (a - b).norm() / (b - start).norm();
+}
+
+const RayleighDamping kDamped{2.0, 1e-3, true};
+
+TEST(ExponentialFamily, TheDeformedStateHasAnIndefiniteStiffness) {
+  SmallBody body(kDamped);
+  const State s = body.deformed();
+  DenseSystem dense(*body.model, s);
+  MatX J_G;
+  VecX G, H, lambda;
+  dense.split(3, s, J_G, G, H, &lambda);
+  EXPECT_LT(lambda[0], 0.0);  // the split then exercises the sinh/cosh branch
+  EXPECT_GT(lambda[3] - lambda[2], 1e-2 * std::abs(lambda[3]));  // an unambiguous 3-mode split
+}
+
+TEST(ExponentialFamily, EreMatchesTheDenseExponential) {
+  SmallBody body(kDamped);
+  const State s = body.deformed();
+  DenseSystem dense(*body.model, s);
+  const double h = 0.01;
+  const VecX expected = stack(s) + dense_phi1(h, dense.J, dense.F);  // survey eq. 17
+  IntegratorSettings settings;
+  settings.krylov.tolerance = 1e-10;
+  const State got = step("ere", settings, *body.model, s, h);
+  EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-7);
+}
+
+TEST(ExponentialFamily, SiereMatchesTheDenseSplitStep) {
+  SmallBody body(kDamped);
+  const State s = body.deformed();
+  DenseSystem dense(*body.model, s);
+  const double h = 0.01;
+  MatX J_G;
+  VecX G, H;
+  dense.split(3, s, J_G, G, H);
+  const MatX A = MatX::Identity(2 * dense.n, 2 * dense.n) - h * (dense.J - J_G);
+  // Survey eq. 20 / 24a: u1 = u0 + (I - h J_H)^-1 (h H(u0) + h phi_1(h J_G) G(u0)).
+  const VecX expected =
+      stack(s) + A.partialPivLu().solve(h * H + dense_phi1(h, J_G, G));
+  IntegratorSettings settings;
+  settings.modes = 3;
+  const State got = step("siere", settings, *body.model, s, h);
+  EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-9);
+}
+
+TEST(ExponentialFamily, Sbdf2ereMatchesTheDenseTwoStepFormula) {
+  SmallBody body(kDamped);
+  const State s0 = body.deformed();
+  const double h = 0.01;
+  IntegratorSettings settings;
+  settings.modes = 3;
+  const State s1 = step("siere", settings, *body.model, s0, h);  // SBDF2ERE's start-up step
+  const State s2 = step("sbdf2ere", settings, *body.model, s0, h, 2);
+  DenseSystem dense(*body.model, s1);
+  MatX J_G;
+  VecX G, H;
+  dense.split(3, s1, J_G, G, H);
+  // Survey eq. 22: u1 = u0 + 1/3 (I - 2h/3 J_H)^-1 (u0 - u_-1 + 2h H + 2h phi_1(h J_G) G).
+  const MatX A = MatX::Identity(2 * dense.n, 2 * dense.n) - (2 * h / 3) * (dense.J - J_G);
+  const VecX expected =
+      stack(s1) + A.partialPivLu().solve(stack(s1) - stack(s0) + 2 * h * H +
+                                         2 * dense_phi1(h, J_G, G)) /
+                      3;
+  EXPECT_LT(relative_difference(stack(s2), expected, stack(s1)), 1e-9);
+}
+
+TEST(ExponentialFamily, StrSbdf2ereMatchesTheDenseStages) {
+  SmallBody body(kDamped);
+  const State s0 = body.deformed();
+  const double h = 0.01;
+  const Eigen::Index n = s0.q.size();
+  const MatX I = MatX::Identity(2 * n, 2 * n);
+  DenseSystem d0(*body.model, s0);
+  // Eq. 26a: u_1/2 = u0 + 1/2 (I - h/4 J_0)^-1 h F(u0).
+  const VecX half = stack(s0) + (I - (h / 4) * d0.J).partialPivLu().solve(h * d0.F) / 2;
+  const State s_half{half.head(n), half.tail(n), h / 2};
+  DenseSystem dh(*body.model, s_half);
+  MatX J_G;
+  VecX G, H;
+  dh.split(3, s_half, J_G, G, H);
+  // Eqs. 26b, 26c as printed: phi_1((h/2) J_G), times h.
+  const VecX rhs = half - stack(s0) + h * H + 2 * dense_phi1(h / 2, J_G, G);
+  const VecX expected = half + (I - (h / 3) * (dh.J - J_G)).partialPivLu().solve(rhs) / 3;
+  IntegratorSettings settings;
+  settings.modes = 3;
+  const State got = step("str_sbdf2ere", settings, *body.model, s0, h);
+  EXPECT_LT(relative_difference(stack(got), expected, stack(s0)), 1e-9);
+}
+
+TEST(ExponentialFamily, SiereWithoutModesIsSemiImplicitEuler) {
+  SmallBody body(kDamped);
+  State s = body.deformed();
+  s.q = body.model->restrict_vector(body.model->rest_positions());  // K definite at rest
+  IntegratorSettings settings;
+  settings.modes = 0;
+  const State siere = step("siere", settings, *body.model, s, 0.01, 5);
+  const State si = step("si", settings, *body.model, s, 0.01, 5);
+  EXPECT_LT((stack(siere) - stack(si)).norm(), 1e-10 * (stack(si) - stack(s)).norm());
+}
+
+TEST(ExponentialFamily, SiereWithEveryModeAndNoDampingIsEre) {
+  SmallBody body(RayleighDamping{});
+  const State s = body.deformed();
+  IntegratorSettings settings;
+  settings.modes = static_cast<int>(s.q.size());
+  settings.krylov.tolerance = 1e-10;
+  const State siere = step("siere", settings, *body.model, s, 0.01);
+  const State ere = step("ere", settings, *body.model, s, 0.01);
+  EXPECT_LT(relative_difference(stack(siere), stack(ere), stack(s)), 1e-7);
+}
+
+TEST(ExponentialFamily, CountersReportTheWork) {
+  SmallBody body(kDamped);
+  const State s = body.deformed();
+  IntegratorSettings settings;
+  settings.modes = 4;
+  settings.eigen_refresh = 2;
+  auto siere = make_integrator("siere", settings);
+  State state = s;
+  int solves = 0;
+  for (int i = 0; i < 4; ++i) {
+    StepStats stats;
+    ASSERT_EQ(siere->step(*body.model, state, 0.01, stats), Status::kSuccess);
+    EXPECT_EQ(stats.eigenpairs, 4);
+    EXPECT_EQ(stats.krylov_vectors, 0);
+    solves += static_cast<int>(stats.eigen_solves);
+    if (stats.eigen_solves > 0) {
+      EXPECT_GT(stats.eigen_products, 0);
+    }
+  }
+  EXPECT_EQ(solves, 2);  // refreshed every second step
+
+  auto ere = make_integrator("ere", settings);
+  StepStats stats;
+  state = s;
+  ASSERT_EQ(ere->step(*body.model, state, 0.01, stats), Status::kSuccess);
+  EXPECT_GE(stats.krylov_substeps, 1);
+  EXPECT_GE(stats.krylov_vectors, stats.krylov_substeps);
+}
+
+TEST(ExponentialFamily, AStaleBasisStillMatchesTheDenseSplit) {
+  // Refresh every 10 steps: the second step uses the basis of the first state, so
+  // S = U^T K U is dense and the reduced exponential goes through the 2s x 2s matrix.
+  SmallBody body(kDamped);
+  const State s0 = body.deformed();
+  const double h = 0.01;
+  IntegratorSettings settings;
+  settings.modes = 3;
+  settings.eigen_refresh = 10;
+  auto siere = make_integrator("siere", settings);
+  State s = s0;
+  StepStats stats;
+  ASSERT_EQ(siere->step(*body.model, s, h, stats), Status::kSuccess);
+  const State s1 = s;
+  ASSERT_EQ(siere->step(*body.model, s, h, stats), Status::kSuccess);
+
+  DenseSystem d0(*body.model, s0), d1(*body.model, s1);
+  Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(d0.K, d0.M);
+  const MatX U = eig.eigenvectors().leftCols(3);
+  const Eigen::Index n = s0.q.size();
+  const MatX P = U * U.transpose() * d1.M;
+  MatX J_G = MatX::Zero(2 * n, 2 * n);
+  J_G.topRightCorner(n, n) = P;
+  J_G.bottomLeftCorner(n, n) = -U * (U.transpose() * d1.K * U) * U.transpose() * d1.M;
+  VecX G(2 * n);
+  G << P * s1.v, U * U.transpose() * d1.f;
+  const VecX H = d1.F - G;
+  const MatX A = MatX::Identity(2 * n, 2 * n) - h * (d1.J - J_G);
+  const VecX expected = stack(s1) + A.partialPivLu().solve(h * H + dense_phi1(h, J_G, G));
+  EXPECT_LT(relative_difference(stack(s), expected, stack(s1)), 1e-9);
+}
+
+TEST(ExponentialFamily, ANonFiniteStateFailsWithAReason) {
+  SmallBody body(kDamped);
+  for (const char* name : {"ere", "siere", "sbdf2ere", "str_sbdf2ere"}) {
+    State s = body.deformed();
+    s.q[0] = std::nan("");
+    const State before = s;
+    IntegratorSettings settings;
+    settings.modes = 2;
+    auto integrator = make_integrator(name, settings);
+    StepStats stats;
+    EXPECT_NE(integrator->step(*body.model, s, 0.01, stats), Status::kSuccess) << name;
+    EXPECT_FALSE(integrator->failure_detail().empty()) << name;
+    EXPECT_EQ(s.v, before.v) << name << " changed the state of a failed step";
+  }
+}
+
+/// t phi_1(t B), B = [[0, 1], [-lambda, 0]], against the dense augmented exponential.
+TEST(ModePhi1, MatchesTheDenseExponentialInEveryBranch) {
+  for (const double lambda : {4e4, 30.0, 1e-9, 0.0, -1e-9, -2.0, -400.0}) {
+    for (const double t : {1e-3, 0.01, 0.1}) {
+      Eigen::Matrix2d B;
+      B << 0, 1, -lambda, 0;
+      Eigen::Matrix4d augmented = Eigen::Matrix4d::Zero();
+      augmented.topLeftCorner<2, 2>() = t * B;
+      augmented.topRightCorner<2, 2>().setIdentity();
+      const Eigen::Matrix2d expected = t * augmented.exp().topRightCorner<2, 2>();
+      const auto got = mode_phi1(lambda, t);
+      const Eigen::Matrix2d got_matrix{{got[0], got[1]}, {got[2], got[3]}};
+      // 1e-10: the dense reference's scaling and squaring loses ~|tB| eps (|tB| up to 20).
+      EXPECT_LT((got_matrix - expected).norm(), 1e-10 * expected.norm())
+          << "lambda " << lambda << " t " << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace simrun
