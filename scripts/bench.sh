@@ -6,6 +6,7 @@
 #   SIMRUN_BENCH_REPS  repetitions per benchmark (default: 5)
 #   SIMRUN_BENCH_FILTER regex of the benchmarks to keep (default: all)
 #   SIMRUN_BENCH_PEER   0 skips the FEniCSx comparison (benchmarks/peer_fenicsx.py)
+#   SIMRUN_BENCH_EXP    0 skips the exponential integrators' scenes (benchmarks/exponential_scenes.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SIMRUN_BUILD_DIR:-build}
@@ -130,5 +131,10 @@ if [ "${SIMRUN_BENCH_PEER:-1}" != 0 ]; then
   echo
   echo "against FEniCSx (benchmarks/peer_fenicsx.py; ratio = FEniCSx time / simrun time)"
   /usr/bin/python3 "$root/benchmarks/peer_fenicsx.py" --simrun "$build/apps/simrun/simrun" || true
+fi
+# The exponential integrators' scene targets (issue 13; SIMRUN_BENCH_EXP=0 skips them).
+if [ "${SIMRUN_BENCH_EXP:-1}" != 0 ]; then
+  echo
+  /usr/bin/python3 "$root/benchmarks/exponential_scenes.py" --simrun "$build/apps/simrun/simrun" || true
 fi
 exit 0

@@ -32,7 +32,8 @@ enum class CounterCombine {
   X(eigenpairs,        kLast, "modes in the spectral split (SIERE's s)")                          \
   X(eigen_solves,      kSum,  "partial eigendecompositions computed")                            \
   X(eigen_iters,       kSum,  "Lanczos restarts of those eigendecompositions")                   \
-  X(eigen_products,    kSum,  "shift-invert operator products of those eigendecompositions")
+  X(eigen_products,    kSum,  "shift-invert operator products of those eigendecompositions")     \
+  X(obstacle_projections, kSum, "vertices moved out of projected obstacles (spheres) after the step")
 // clang-format on
 
 struct StepStats {

@@ -36,8 +36,7 @@ void FirstOrderSystem::damping_times(const VecX& x, VecX& y) const {
   symmetric_multiply(m_D, x, y);
 }
 
-Status FirstOrderSystem::mass_solve(const Model& model, const VecX& b, VecX& x,
-                                    StepStats& stats) {
+Status FirstOrderSystem::mass_solve(const Model& model, const VecX& b, VecX& x, StepStats& stats) {
   if (model.mass_is_lumped()) {
     x = b.cwiseQuotient(model.lumped_mass());
     return Status::kSuccess;

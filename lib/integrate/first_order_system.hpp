@@ -44,7 +44,7 @@ class FirstOrderSystem {
 
  private:
   std::unique_ptr<LinearSolver> m_mass_solver;
-  SpMat m_factored_mass;  ///< the M the mass solver holds (consistent mass)
+  SpMat m_factored_mass;        ///< the M the mass solver holds (consistent mass)
   SpMat m_K, m_D, m_projected;  ///< m_projected: K(q) projected, for current damping
   VecX m_f;
   bool m_damped = false;

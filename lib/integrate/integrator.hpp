@@ -56,10 +56,20 @@ struct IntegratorSettings {
   /// period in steps.
   KrylovSettings krylov;
   int modes = 5;
+  /// Rigid modes of the free bodies (6 each), added to `modes` in the split integrators so that
+  /// s counts elastic modes: otherwise a free body's s lowest modes would be its rigid motions,
+  /// which SI integrates as well as the exponential does (their lambda is ~0).
+  int rigid_modes = 0;
   int eigen_refresh = 1;
+  /// Between Lanczos refreshes, follow the modes by one subspace iteration per step on the
+  /// step's factorization ("eigen_update": "subspace") instead of keeping the basis.
+  bool eigen_tracking = false;
   /// MSSI in the thesis' literal form (eq. 5.8: no -h K_s v_n term, no damping in the matrix)
   /// instead of the derived one (digest 000 Sec. 3.8).
   bool mssi_literal = false;
+  /// SBDF2ERE and STR-SBDF2ERE with the survey's printed phi_1 arguments (eqs. 22, 26c: first
+  /// order, unstable for undamped exponential modes) instead of the consistent doubled ones.
+  bool printed_phi_argument = false;
 };
 
 class Integrator {

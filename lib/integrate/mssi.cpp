@@ -11,8 +11,7 @@ MaterialStiffnessSemiImplicit::MaterialStiffnessSemiImplicit(const IntegratorSet
       m_literal(settings.mssi_literal),
       m_project_damping(settings.newton.projection != HessianProjection::kNever) {}
 
-Status MaterialStiffnessSemiImplicit::step(Model& model, State& state, double h,
-                                           StepStats& stats) {
+Status MaterialStiffnessSemiImplicit::step(Model& model, State& state, double h, StepStats& stats) {
   const SolverMeter meter(*m_solver, stats);
   model.material_stiffness(state.q, m_Ks);
   VecX f;

@@ -3,9 +3,11 @@
 /// SBDF2ERE (survey eq. 22):
 ///   SIERE:     u_{n+1} = u_n + (I - h J_H)^-1 (h H(u_n) + h phi_1(h J_G) G(u_n))
 ///   SBDF2ERE:  u_{n+1} = u_n + (I - tau J_H)^-1 (c (u_n - u_{n-1}) + tau H(u_n)
-///                                                + (tau / h) h phi_1(h J_G) G(u_n))
+///                                                + tau phi_1(t J_G) G(u_n))
 /// with, for the ratio w = h / h_prev, c = w^2 / (1 + 2w) and tau = h (1 + w) / (1 + 2w): at
-/// w = 1 the survey's 1/3 (u_n - u_{n-1}) + (2h/3)(H + phi_1 G). The split into the s lowest
+/// w = 1 the survey's 1/3 (u_n - u_{n-1}) + (2h/3)(H + phi_1 G). t = h as printed (first order,
+/// unstable for undamped modes in G); t = 2h by default ("phi_argument": "consistent": second
+/// order, docs/exponential_integrators.md). The split into the s lowest
 /// modes (G, exact reduced exponential) and the rest (H, semi-implicit) is SpectralSplit; the
 /// solve is one factorization of M + tau D + tau^2 K and a rank-2s Woodbury update. No Newton
 /// iterations; s = 0 is SI. Start-up of SBDF2ERE (and restarts) is one SIERE step.
@@ -29,6 +31,7 @@ class Siere : public Integrator {
   FirstOrderInverse m_inverse;
   SpectralSplit m_split;
   bool m_bdf2;
+  bool m_printed_phi_argument;
   std::string m_failure;
   /// SBDF2ERE history: u_{n-1}, the step that led from it, and the state produced last.
   bool m_has_history = false;

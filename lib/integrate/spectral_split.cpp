@@ -1,8 +1,8 @@
 #include "integrate/spectral_split.hpp"
 
-#include <unsupported/Eigen/MatrixFunctions>
-
+#include <Eigen/Eigenvalues>
 #include <cmath>
+#include <unsupported/Eigen/MatrixFunctions>
 
 namespace simrun {
 
@@ -23,11 +23,51 @@ std::array<double, 4> mode_phi1(double lambda, double t) {
   return {s / k, (c - 1.0) / (-lambda), c - 1.0, s / k};
 }
 
-SpectralSplit::SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver)
-    : m_modes(modes), m_refresh_every(std::max(1, refresh_every)), m_eigen(make_solver) {}
+SpectralSplit::SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver,
+                             bool track_subspace)
+    : m_modes(modes),
+      m_refresh_every(std::max(1, refresh_every)),
+      m_track(track_subspace),
+      m_eigen(make_solver) {}
 
-Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
-                            StepStats& stats) {
+namespace {
+/// Guard vectors of the tracked subspace: the iteration's convergence factor for mode i is
+/// (1 + tau^2 lambda_i) / (1 + tau^2 lambda_{s+p+1}) instead of ... lambda_{s+1}.
+int guard_vectors(int s) { return std::max(3, s / 2); }
+}  // namespace
+
+Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
+                            InverseOperator& step_inverse, StepStats& stats) {
+  const Eigen::Index n = m_W.rows(), k = m_W.cols();
+  // (I - tau J)^-1 [0; M w] = [tau y; y] with y = (M + tau D + tau^2 K)^-1 M w.
+  MatX B = MatX::Zero(2 * n, k), X;
+  for (Eigen::Index c = 0; c < k; ++c) B.col(c).tail(n) = model.apply_mass(m_W.col(c));
+  step_inverse.solve(B, X);
+  stats.eigen_products += static_cast<double>(k);
+  const MatX Y = X.bottomRows(n);
+  if (!Y.allFinite()) return Status::kNumericalIssue;
+  // Rayleigh-Ritz on span(Y) for K w = lambda M w.
+  MatX KY(n, k), MY(n, k);
+  VecX y;
+  for (Eigen::Index c = 0; c < k; ++c) {
+    system.stiffness_times(Y.col(c), y);
+    KY.col(c) = y;
+    MY.col(c) = model.apply_mass(Y.col(c));
+  }
+  MatX Kr = Y.transpose() * KY, Mr = Y.transpose() * MY;
+  Kr = 0.5 * (Kr + Kr.transpose()).eval();
+  Mr = 0.5 * (Mr + Mr.transpose()).eval();
+  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> ritz(Kr, Mr);
+  if (ritz.info() != Eigen::Success) return Status::kNumericalIssue;
+  m_W = Y * ritz.eigenvectors();  // ascending Ritz values, M-orthonormal
+  const int s = std::min<int>(m_modes, static_cast<int>(k));
+  m_U = m_W.leftCols(s);
+  m_S = ritz.eigenvalues().head(s).asDiagonal();
+  return Status::kSuccess;
+}
+
+Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system, StepStats& stats,
+                             InverseOperator* step_inverse) {
   const int s = std::min(m_modes, system.size());
   if (s <= 0) {
     m_U.resize(system.size(), 0);
@@ -38,16 +78,22 @@ Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
   const bool due = m_calls % m_refresh_every == 0 || m_U.rows() != system.size();
   ++m_calls;
   if (due) {
-    const GeneralizedEigenResult r = m_eigen.compute(system.stiffness(), model.mass(), s);
+    const int wanted = m_track ? std::min(s + guard_vectors(s), system.size()) : s;
+    const GeneralizedEigenResult r = m_eigen.compute(system.stiffness(), model.mass(), wanted);
     stats.eigen_solves += 1;
     stats.eigen_iters += r.iterations;
     stats.eigen_products += r.operator_products;
     // The shift-invert factorization, and the probes that put its shift below an indefinite
     // K's lowest eigenvalue; the back-solves are eigen_products.
     stats.factorizations += 1 + r.shift_probes;
-    if (r.status != Status::kSuccess || r.values.size() < s) return Status::kNotConverging;
+    if (r.status != Status::kSuccess || r.values.size() < wanted) return Status::kNotConverging;
+    m_W = r.vectors;
     m_U = r.vectors.leftCols(s);
     m_S = r.values.head(s).asDiagonal();
+    m_fresh = true;
+  } else if (m_track && step_inverse != nullptr) {
+    if (const Status st = track(model, system, *step_inverse, stats); st != Status::kSuccess)
+      return st;
     m_fresh = true;
   } else {
     m_fresh = false;

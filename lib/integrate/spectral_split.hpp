@@ -19,13 +19,28 @@ class SpectralSplit {
  public:
   /// modes = s (0: no split, the H part is everything); the basis is recomputed every
   /// `refresh_every` calls of update() (1: every step), warm-started from the last one.
-  SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver);
+  /// track_subspace: between the Lanczos refreshes, follow the lowest modes by one block
+  /// subspace iteration per step with the step's own factorization (see update()).
+  SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver,
+                bool track_subspace = false);
 
-  /// Brings the basis up to date for K = system.stiffness() (a new eigensolve when due) and
-  /// computes S = U^T K U. kNotConverging / kNumericalIssue when the eigensolve fails.
-  Status update(const Model& model, const FirstOrderSystem& system, StepStats& stats);
+  /// Brings the basis up to date for K = system.stiffness() and computes S = U^T K U. When due
+  /// (every refresh_every calls), a Spectra shift-invert Lanczos solve for the s lowest modes
+  /// (plus guard vectors when tracking). Otherwise the kept basis, or, when tracking and
+  /// `step_inverse` (= (I - tau J)^-1 of this step, factorized) is given, one subspace
+  /// iteration W <- (M + tau D + tau^2 K)^-1 M W on the s + p kept Ritz vectors with a
+  /// Rayleigh-Ritz step on (K, M): s + p back-solves, no extra factorization, and a fresh
+  /// (diagonal) S. Any M-orthonormal U gives a consistent split (stale-basis formulas); the
+  /// iteration only keeps it close to the lowest modes (for Rayleigh damping on the current
+  /// stiffness exactly their subspace; with rest-stiffness damping one close to it).
+  /// kNotConverging / kNumericalIssue when the eigensolve fails.
+  Status update(const Model& model, const FirstOrderSystem& system, StepStats& stats,
+                InverseOperator* step_inverse = nullptr);
   /// Forgets the basis (the next update() solves afresh), e.g. after a release.
-  void reset() { m_calls = 0; m_U.resize(0, 0); }
+  void reset() {
+    m_calls = 0;
+    m_U.resize(0, 0);
+  }
 
   int rank() const { return static_cast<int>(m_U.cols()); }
   /// The requested s.
@@ -42,13 +57,19 @@ class SpectralSplit {
   Status solve(InverseOperator& base, double tau, const VecX& b, VecX& x);
 
  private:
+  /// One block subspace iteration and Rayleigh-Ritz on m_W (see update()).
+  Status track(const Model& model, const FirstOrderSystem& system, InverseOperator& step_inverse,
+               StepStats& stats);
+
   int m_modes;
   int m_refresh_every;
+  bool m_track;
+  MatX m_W;  ///< tracking: the s + p Ritz vectors (M-orthonormal), U = the first s
   int m_calls = 0;
   GeneralizedEigenSolver m_eigen;
-  MatX m_U;   ///< n x s, M-orthonormal
-  MatX m_MU;  ///< M U
-  MatX m_S;   ///< U^T K U
+  MatX m_U;              ///< n x s, M-orthonormal
+  MatX m_MU;             ///< M U
+  MatX m_S;              ///< U^T K U
   bool m_fresh = false;  ///< the basis was computed at the current K (S is diagonal)
   LowRankUpdate m_update;
 };

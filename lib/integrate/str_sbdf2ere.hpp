@@ -4,11 +4,13 @@
 ///   u_1/2 = u_0 + 1/2 (I - (h/4) J_F(u_0))^-1 h F(u_0)                               (26a)
 ///   u_1   = u_1/2 + 1/3 (I - (h/3) J_H(u_1/2))^-1 (u_1/2 - u_0 + h Fbar(u_1/2))       (26b)
 ///   Fbar  = H(u_1/2) + phi_1((h/2) J_G(u_1/2)) G(u_1/2)                              (26c)
-/// (the phi_1 argument (h/2) J_G copied as printed). The first stage is a linearized
+/// The phi_1 argument (h/2) J_G is used as printed with "phi_argument": "printed"; by default it
+/// is h J_G ("consistent"): as printed the method is first order and gains energy in undamped
+/// modes of G (docs/exponential_integrators.md). The first stage is a linearized
 /// trapezoidal half step on the full Jacobian (one factorization of M + (h/4) D + (h/4)^2 K);
 /// the split is computed at u_1/2 only (the eigensolve runs once per step, as in SIERE), and the
 /// second stage is SIERE's Woodbury solve with tau = h/3. In momentum form, 26b's right-hand
-/// side is 1/3 (u_1/2 - u_0) + (h/3) H + (2/3) delta_G(h/2), delta_G(t) = t phi_1(t J_G) G.
+/// side is 1/3 (u_1/2 - u_0) + (h/3) H + (h / 3t) delta_G(t), delta_G(t) = t phi_1(t J_G) G.
 #include <string>
 
 #include "integrate/first_order_system.hpp"
@@ -27,6 +29,7 @@ class StrSbdf2Ere final : public Integrator {
   FirstOrderSystem m_system;
   FirstOrderInverse m_inverse;
   SpectralSplit m_split;
+  bool m_printed_phi_argument;
   std::string m_failure;
 };
 

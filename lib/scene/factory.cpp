@@ -7,6 +7,7 @@
 #include "scene/initial_state.hpp"
 #include "scene/merged_objects.hpp"
 #include "scene/object_pieces.hpp"
+#include "scene/scene_obstacles.hpp"
 
 namespace simrun {
 
@@ -63,6 +64,9 @@ BuiltModel build_model(const SceneConfig& scene) {
       lumped_mass_per_dof(elements, objects.density, objects.num_vertices()) + objects.point_mass;
   SceneTerms terms = make_energy_terms(scene, objects, elements, nodal_mass, built.frames.surface);
   built.time_dependent_loads = terms.time_dependent_loads;
+  SceneObstacles obstacles = make_obstacles(scene, objects);
+  for (auto& term : obstacles.terms) terms.terms.push_back(std::move(term));
+  built.projections = std::move(obstacles.projections);
 
   // Release times are compared with step start times that accumulate round-off: a millionth of
   // a step tells them apart from the neighbouring steps.
@@ -86,6 +90,7 @@ BuiltModel build_model(const SceneConfig& scene) {
       built.model->restrict_vector(scene_initial_velocities(scene, objects, nodal_mass));
   built.initial.t = 0.0;
   built.notes.push_back(model_note(objects, *built.model, fixed.size()));
+  built.notes.insert(built.notes.end(), obstacles.notes.begin(), obstacles.notes.end());
   return built;
 }
 
@@ -108,11 +113,17 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newmark_gamma = scene.integrator.newmark_gamma;
   s.rho_inf = scene.integrator.rho_inf;
   s.modes = scene.integrator.modes;
+  // Objects without Dirichlet conditions are free at the start: their six rigid modes
+  // (lambda ~ 0) join the split's exponential part on top of the s elastic ones.
+  for (const ObjectConfig& object : scene.objects)
+    if (object.dirichlet.empty()) s.rigid_modes += 6;
   s.eigen_refresh = scene.integrator.eigen_refresh;
   s.krylov.dimension = scene.integrator.krylov_dimension;
   s.krylov.tolerance = scene.integrator.krylov_tolerance;
   s.krylov.max_substeps = scene.integrator.krylov_max_substeps;
   s.mssi_literal = scene.integrator.mssi_literal;
+  s.printed_phi_argument = scene.integrator.printed_phi_argument;
+  s.eigen_tracking = scene.integrator.eigen_tracking;
   return s;
 }
 
@@ -138,10 +149,13 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   BuiltModel built = build_model(scene);
   const std::string& type = scene.integrator.type;
   if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
-    require(scene.integrator.modes <= built.model->num_free(),
+    const int rigid = scene.integrator.modes > 0 ? settings.rigid_modes : 0;
+    require(scene.integrator.modes + rigid <= built.model->num_free(),
             scene.source.string() + ": /integrator/modes: " +
-                std::to_string(scene.integrator.modes) + " modes requested, but the scene has " +
-                std::to_string(built.model->num_free()) + " free DOFs");
+                std::to_string(scene.integrator.modes) + " modes requested" +
+                (rigid > 0 ? " (plus " + std::to_string(rigid) + " rigid modes of free bodies)"
+                           : std::string()) +
+                ", but the scene has " + std::to_string(built.model->num_free()) + " free DOFs");
   }
   if (notes) *notes = built.notes;
   SimulatedSystem system(
@@ -150,6 +164,7 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
       std::move(built.initial));
   if (built.schedule) system.set_dirichlet_schedule(std::move(*built.schedule));
   system.set_time_dependent_loads(built.time_dependent_loads);
+  for (auto& projection : built.projections) system.add_projection(std::move(projection));
   return std::make_unique<Simulation>(std::move(system));
 }
 

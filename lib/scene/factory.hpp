@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "integrate/integrator.hpp"
+#include "model/state_projection.hpp"
 #include "scene/scene_config.hpp"
 #include "sim/simulation.hpp"
 
@@ -19,7 +20,10 @@ struct BuiltModel {
   /// Moving or released Dirichlet groups (empty schedule when every constraint is fixed).
   std::optional<DirichletSchedule> schedule;
   bool time_dependent_loads = false;  ///< wind
-  std::vector<std::string> notes;     ///< things worth a log line (re-oriented tets, counts)
+  /// Obstacles enforced by projection after each step (spheres); the penalty planes are terms of
+  /// the model.
+  std::vector<std::unique_ptr<StateProjection>> projections;
+  std::vector<std::string> notes;  ///< things worth a log line (re-oriented tets, counts)
 };
 
 /// Meshes, materials, constraints and initial state of every object, merged into one Model.

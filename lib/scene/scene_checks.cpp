@@ -87,6 +87,13 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
     if (wind.at("sway").at("angle_deg").get<double>() != 0.0)
       require_nonzero(wind["sway"], "axis", "/wind/sway", "sway axis", out);
   }
+  if (scene.contains("obstacles")) {
+    const json& obstacles = scene["obstacles"];
+    for (std::size_t i = 0; i < obstacles.size(); ++i)
+      if (obstacles[i].contains("plane"))
+        require_nonzero(obstacles[i]["plane"], "normal",
+                        "/obstacles/" + std::to_string(i) + "/plane", "plane normal", out);
+  }
   std::map<std::string, std::string> names;  // object name -> pointer of its first use
   const json& objects = scene.at("objects");
   for (std::size_t i = 0; i < objects.size(); ++i) {

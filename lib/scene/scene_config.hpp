@@ -90,6 +90,18 @@ struct WindConfig {
   double sway_frequency = 0.0;  ///< [Hz]
 };
 
+/// An entry of "obstacles" (docs/obstacles.md): a penalty plane (an energy term) or a sphere
+/// enforced by projection after each step.
+struct ObstacleConfig {
+  enum class Kind { kPlane, kSphere };
+  Kind kind = Kind::kPlane;
+  Vec3 point = Vec3::Zero();    ///< plane: a point on it [m]
+  Vec3 normal = Vec3::UnitY();  ///< plane: towards the allowed side (normalized by the factory)
+  double stiffness = 0.0;       ///< plane: penalty per vertex [N/m]
+  Vec3 center = Vec3::Zero();   ///< sphere [m]
+  double radius = 0.0;          ///< sphere [m]
+};
+
 struct TwistConfig {
   int axis = 0;            ///< 0 = x, 1 = y, 2 = z
   double angle_deg = 0.0;  ///< rotation of the +axis end; linear along the axis
@@ -154,6 +166,10 @@ struct IntegratorConfig {
   int krylov_dimension = 30;   ///< ere: Krylov m
   double krylov_tolerance = 1e-7;
   int krylov_max_substeps = 10000;
+  /// sbdf2ere, str_sbdf2ere: "phi_argument": "printed".
+  bool printed_phi_argument = false;
+  /// siere family: "eigen_update": "subspace".
+  bool eigen_tracking = false;
   bool mssi_literal = false;  ///< mssi_form "literal"
 };
 
@@ -176,6 +192,7 @@ struct SceneConfig {
   std::vector<ObjectConfig> objects;
   Vec3 gravity = Vec3(0, -9.81, 0);  ///< [m/s^2]
   std::optional<WindConfig> wind;
+  std::vector<ObstacleConfig> obstacles;
   bool lumped_mass = true;  ///< "mass": "lumped" | "consistent"
   DampingConfig damping;
   IntegratorConfig integrator;

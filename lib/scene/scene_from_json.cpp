@@ -96,6 +96,23 @@ WindConfig wind_from_json(const json& j) {
   return w;
 }
 
+ObstacleConfig obstacle_from_json(const json& j) {
+  ObstacleConfig o;
+  if (j.contains("plane")) {
+    const json& plane = j["plane"];
+    o.kind = ObstacleConfig::Kind::kPlane;
+    o.point = vec3(plane.at("point"));
+    o.normal = vec3(plane.at("normal"));
+    o.stiffness = plane.at("stiffness").get<double>();
+  } else {
+    const json& sphere = j.at("sphere");
+    o.kind = ObstacleConfig::Kind::kSphere;
+    o.center = vec3(sphere.at("center"));
+    o.radius = sphere.at("radius").get<double>();
+  }
+  return o;
+}
+
 ObjectConfig object_from_json(const json& j) {
   ObjectConfig o;
   o.name = j.at("name").get<std::string>();
@@ -183,6 +200,8 @@ SceneConfig scene_from_json(const json& j) {
   for (const json& o : j.at("objects")) c.objects.push_back(object_from_json(o));
   c.gravity = vec3(j.at("gravity"));
   if (j.contains("wind")) c.wind = wind_from_json(j["wind"]);
+  if (j.contains("obstacles"))
+    for (const json& o : j["obstacles"]) c.obstacles.push_back(obstacle_from_json(o));
   c.lumped_mass = j.at("mass").get<std::string>() == "lumped";
   const json& damping = j.at("damping");
   c.damping.mass = damping.at("mass").get<double>();
@@ -211,6 +230,8 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.krylov_tolerance = integrator.at("krylov").at("tolerance").get<double>();
   c.integrator.krylov_max_substeps = integrator.at("krylov").at("max_substeps").get<int>();
   c.integrator.mssi_literal = integrator.at("mssi_form").get<std::string>() == "literal";
+  c.integrator.eigen_tracking = integrator.at("eigen_update").get<std::string>() == "subspace";
+  c.integrator.printed_phi_argument = integrator.at("phi_argument").get<std::string>() == "printed";
   const json& output = j.at("output");
   c.output.dir = output.at("dir").get<std::string>();
   c.output.every = output.value("every", 0);

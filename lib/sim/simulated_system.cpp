@@ -53,7 +53,20 @@ Status SimulatedSystem::advance(double h, double t_end, StepStats& stats) {
     return status;
   }
   m_state.t = t_end;  // the clock's time, not the integrator's running sum
+  if (!m_projections.empty()) stats.obstacle_projections += project_state();
   return status;
+}
+
+int SimulatedSystem::project_state() {
+  VecX x = m_model->full_positions(m_state.q);
+  VecX v = m_model->full_velocities(m_state.v);
+  int moved = 0;
+  for (const auto& projection : m_projections) moved += projection->project(m_model->dofs(), x, v);
+  if (moved > 0) {
+    m_state.q = m_model->restrict_vector(x);
+    m_state.v = m_model->restrict_vector(v);
+  }
+  return moved;
 }
 
 void SimulatedSystem::restore(const State& state) {

@@ -12,6 +12,7 @@
 #include "mesh/tet_mesh.hpp"
 #include "model/dirichlet_motion.hpp"
 #include "model/model.hpp"
+#include "model/state_projection.hpp"
 
 namespace simrun {
 
@@ -44,6 +45,14 @@ class SimulatedSystem {
   void set_dirichlet_schedule(DirichletSchedule schedule);
   /// Marks time-dependent loads (wind): divergence monitoring then tracks the energy injected.
   void set_time_dependent_loads(bool driven) { m_driven_loads = driven; }
+  /// Obstacles enforced by moving the state (model/state_projection.hpp): applied in order to
+  /// the free vertices after every successful integrator step, inside advance(), so the
+  /// outputs, the divergence test and the next step all see the projected state. The vertices
+  /// moved count in the step's `obstacle_projections`. A projected state is not the one the
+  /// integrator produced: multistep integrators restart their history from it (same_state).
+  void add_projection(std::unique_ptr<StateProjection> projection) {
+    m_projections.push_back(std::move(projection));
+  }
 
   /// Puts the model at the state's time (prescribed positions, loads). Called once before the
   /// first step.
@@ -75,6 +84,8 @@ class SimulatedSystem {
 
  private:
   void prescribe(double t);
+  /// Applies every projection to the state; returns the number of vertices moved.
+  int project_state();
 
   std::string m_name;
   FrameData m_frames;
@@ -86,6 +97,7 @@ class SimulatedSystem {
   std::vector<int> m_constrained;       ///< vertices constrained now (changes at releases)
   VecX m_x_prescribed, m_v_prescribed;  ///< full prescribed state (constrained entries)
   bool m_driven_loads = false;
+  std::vector<std::unique_ptr<StateProjection>> m_projections;
 };
 
 }  // namespace simrun

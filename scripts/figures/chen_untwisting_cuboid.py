@@ -1,7 +1,14 @@
 #!/usr/bin/python3
 """Chen thesis Sec. 6.4.2 (Figs. 6.7-6.8): the untwisting cuboid. A free neo-Hookean cuboid
 (E = 1e5 Pa, h = 0.01, no gravity) starts highly twisted about its long axis and is released.
-The thesis: SI (and ERE) go unstable within a few steps, BE is stable (SIERE is not in simrun).
+The thesis: SI and ERE go unstable within a few steps, SIERE and BE are stable; SIERE's
+elastic energy for s = 5, 6, 10, 20 (Fig. 6.7e): s = 6 already captures the motion, s = 5 is
+"lively", s = 6 and 20 differ little.
+
+Also (issue 13 part 6) rotation-aware damping: the same cuboid, twisted and spinning about its
+axis at 5 rad/s, with Rayleigh damping beta = 0.005 s on the rest stiffness (which resists the
+rigid spin: K_rest v != 0 for a rotation) and on the current stiffness (which does not), both
+with SIERE s = 5 and BE.
 
 Scene: scenes/chen_untwisting_cuboid.json (1 x 0.2 x 0.2 m, 25 x 5 x 5 cubes x 5 tets = 3125
 tets, nu = 0.3, rho = 1000, twist 360 degrees, 150 steps; the thesis gives neither the size nor
@@ -28,12 +35,18 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_untwisting_cuboid.json")
 METHODS = ["be", "si"]
+# Fig. 6.7: SIERE with s modes, and ERE, at the scene's twist.
+MODES = [5, 6, 10, 20]
+SPIN = ["--set", "/objects/0/initial/angular_velocity=[5,0,0]", "--set", "/damping/stiffness=0.005"]
 
 
-def run(simrun, method, angle, work, extra):
-    out = os.path.join(work, f"{method}_{angle}")
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}", "--set", f"/objects/0/initial/twist/angle_deg={angle}"] + extra
+def run(simrun, method, angle, work, extra, label=None, sets=()):
+    label = label or method
+    out = os.path.join(work, f"{label}_{angle}")
+    # One thread per run: two runs go in parallel, and oversubscribed OpenMP solves spin.
+    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
+           "--set", f"/integrator/type={method}", "--set", f"/objects/0/initial/twist/angle_deg={angle}"]
+    cmd += list(sets) + extra
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     with open(os.path.join(out, "energy.csv")) as f:
         energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
@@ -41,7 +54,7 @@ def run(simrun, method, angle, work, extra):
         iters = [int(r["newton_iters"]) for r in csv.DictReader(f)]
     with open(os.path.join(out, "run.json")) as f:
         record = json.load(f)
-    return {"method": method, "angle": angle, "rc": proc.returncode, "status": record.get("status"),
+    return {"method": label, "angle": angle, "rc": proc.returncode, "status": record.get("status"),
             "message": record.get("message", ""), "energy": energy, "iters": iters}
 
 
@@ -57,10 +70,16 @@ def main():
     # mesh 1080 deg already inverts elements in the initial state (infinite neo-Hookean energy).
     angles = [360, 720] if args.quick else [360, 720, 1080]
     extra = ["--set", "/objects/0/mesh/box/cells=[10,2,2]", "--set", "/time/steps=40"] if args.quick else []
-    jobs = [(m, a) for a in angles for m in METHODS]
+    jobs = [(m, a, m, []) for a in angles for m in METHODS]
+    jobs += [("siere", 360, f"siere_s{s}", ["--set", f"/integrator/modes={s}"]) for s in MODES]
+    jobs += [("ere", 360, "ere", [])]
+    for at in ("rest", "current"):
+        damping = SPIN + ["--set", f"/damping/stiffness_at={at}"]
+        jobs += [("siere", 360, f"siere_s5_spin_{at}", damping + ["--set", "/integrator/modes=5"]),
+                 ("be", 360, f"be_spin_{at}", damping)]
     with tempfile.TemporaryDirectory() as work:
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            runs = list(pool.map(lambda j: run(args.simrun, j[0], j[1], work, extra), jobs))
+            runs = list(pool.map(lambda j: run(args.simrun, j[0], j[1], work, extra, j[2], j[3]), jobs))
 
     steps = max(len(r["energy"]) for r in runs)
     csv_path = os.path.join(args.out, "chen_untwisting_cuboid.csv")
@@ -86,13 +105,14 @@ def main():
     total_steps = 40 if args.quick else 150
     print(f"untwisting cuboid {'10x2x2 (quick)' if args.quick else '25x5x5'} cubes x 5 tets, "
           f"neo-Hookean E = 1e5, h = 0.01, {total_steps} steps")
-    print(f"{'method':>6} {'twist':>6} {'exit':>4} {'status':>9} {'steps':>5} {'E0 [J]':>9} {'E_end [J]':>10} "
-          f"{'newton mean/max':>16}  message")
+    print(f"{'method':>22} {'twist':>6} {'exit':>4} {'status':>9} {'steps':>5} {'E0 [J]':>9} {'E_end [J]':>10} "
+          f"{'KE_end [J]':>10} {'newton mean/max':>16}  message")
     for r in runs:
         e, it = r["energy"], r["iters"]
-        newton = f"{sum(it) / len(it):.2f}/{max(it)}" if r["method"] == "be" and it else "-"
-        print(f"{r['method']:>6} {r['angle']:>6} {r['rc']:>4} {r['status']:>9} {len(e) - 1:>5} "
-              f"{e[0]['total']:>9.4g} {e[-1]['total']:>10.4g} {newton:>16}  {r['message']}")
+        newton = f"{sum(it) / len(it):.2f}/{max(it)}" if r["method"].startswith("be") and it else "-"
+        print(f"{r['method']:>22} {r['angle']:>6} {r['rc']:>4} {r['status']:>9} {len(e) - 1:>5} "
+              f"{e[0]['total']:>9.4g} {e[-1]['total']:>10.4g} {e[-1]['kinetic']:>10.4g} {newton:>16}  "
+              f"{r['message']}")
     for r in be_runs:
         if r["iters"]:
             print(f"BE {r['angle']} deg Newton iterations per step: " + " ".join(map(str, r["iters"])))
@@ -107,6 +127,27 @@ def main():
                   "neo-Hookean energy), so this is no test of the integrator")
     print(f"  SI failed at twist(s): {si_fail if si_fail else 'none'}; finished at "
           f"{[r['angle'] for r in runs if r['method'] == 'si' and r['rc'] == 0]}")
+    by_label = {r["method"]: r for r in runs if r["angle"] == 360}
+    siere_ok = [s for s in MODES if by_label[f"siere_s{s}"]["rc"] == 0]
+    print(f"  SIERE finished at 360 deg for s = {siere_ok} of {MODES}; ERE: "
+          f"{'finished' if by_label['ere']['rc'] == 0 else by_label['ere']['status']}")
+
+    def elastic(label):
+        return [e["elastic"] for e in by_label[label]["energy"]]
+
+    def gap(a, b):  # max |difference| of elastic energy curves over the common steps, / E0
+        x, y = elastic(a), elastic(b)
+        n = min(len(x), len(y))
+        return max(abs(x[i] - y[i]) for i in range(n)) / x[0]
+    if set(siere_ok) >= {5, 6, 20}:
+        print(f"Fig. 6.7e: max |elastic(s) - elastic(s = 20)| / E0: "
+              + ", ".join(f"s = {s}: {gap(f'siere_s{s}', 'siere_s20'):.3f}" for s in MODES[:-1]))
+    print("rotation-aware damping (spinning at 5 rad/s, beta = 0.005 s): kinetic energy at the end")
+    for method in ("siere_s5", "be"):
+        rest, current = by_label[f"{method}_spin_rest"], by_label[f"{method}_spin_current"]
+        ke_rest, ke_current = rest["energy"][-1]["kinetic"], current["energy"][-1]["kinetic"]
+        print(f"  {method}: rest stiffness {ke_rest:.4g} J, current stiffness {ke_current:.4g} J "
+              f"(rest damps the spin{'' if ke_rest < ke_current else ' NOT'} more)")
 
     try:
         import matplotlib
@@ -115,6 +156,8 @@ def main():
         fig, ax = plt.subplots(figsize=(6, 3.8))
         colors = {360: "C0", 720: "C1", 1080: "C3"}
         for r in runs:
+            if r["method"] not in METHODS:
+                continue
             t = [e["t"] for e in r["energy"]]
             tot = [e["total"] for e in r["energy"]]
             label = f"{r['method'].upper()} {r['angle']} deg" + ("" if r["rc"] == 0 else f" ({r['status']})")
@@ -128,6 +171,19 @@ def main():
         ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(args.out, "chen_untwisting_cuboid.png"), dpi=120)
+        fig, ax = plt.subplots(figsize=(6, 3.8))  # Fig. 6.7e: elastic energy, SIERE per s
+        for s_modes in MODES:
+            r = by_label[f"siere_s{s_modes}"]
+            ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], label=f"SIERE s = {s_modes}")
+        r = by_label["be"]
+        ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], "k--", label="BE")
+        ax.set_xlabel("t [s]")
+        ax.set_ylabel("elastic energy [J]")
+        ax.set_title("Untwisting cuboid, 360 deg: SIERE for s = 5, 6, 10, 20", fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.out, "chen_untwisting_cuboid_siere.png"), dpi=120)
     except ImportError:
         print("matplotlib not found: CSV only", file=sys.stderr)
     print(f"wrote {csv_path}")

@@ -48,12 +48,15 @@ struct Chain {
   /// sum k s^ s^T over free DOFs (particle i has free DOFs 3 (i - 1)).
   MatX material_stiffness(const VecX& q) const {
     MatX K = MatX::Zero(9, 9);
-    const auto position = [&](int i) { return i == 0 ? Vec3(rest.row(0)) : Vec3(q.segment<3>(3 * (i - 1))); };
+    const auto position = [&](int i) {
+      return i == 0 ? Vec3(rest.row(0)) : Vec3(q.segment<3>(3 * (i - 1)));
+    };
     for (size_t s = 0; s < springs.size(); ++s) {
       const auto [i, j] = springs[s];
       const Vec3 n = (position(i) - position(j)).normalized();
       const Mat3 B = k[s] * n * n.transpose();
-      for (const auto& [a, b, sign] : {std::tuple{i, i, 1.0}, {j, j, 1.0}, {i, j, -1.0}, {j, i, -1.0}})
+      for (const auto& [a, b, sign] :
+           {std::tuple{i, i, 1.0}, {j, j, 1.0}, {i, j, -1.0}, {j, i, -1.0}})
         if (a > 0 && b > 0) K.block<3, 3>(3 * (a - 1), 3 * (b - 1)) += sign * B;
     }
     return K;
@@ -95,9 +98,9 @@ TEST(Mssi, MatchesTheDenseFormulasOnSprings) {
 }
 
 TEST(Mssi, IsSemiImplicitEulerWithoutSprings) {
-  const auto box = testing::make_box_model(Vec3(0.2, 0.1, 0.1), Eigen::Vector3i(2, 1, 1), 6, true,
-                                           {0, 3, 6, 9}, 1000.0, Vec3(0, -9.81, 0),
-                                           RayleighDamping{1.0, 1e-4, true});
+  const auto box =
+      testing::make_box_model(Vec3(0.2, 0.1, 0.1), Eigen::Vector3i(2, 1, 1), 6, true, {0, 3, 6, 9},
+                              1000.0, Vec3(0, -9.81, 0), RayleighDamping{1.0, 1e-4, true});
   const VecX rest = box.model->restrict_vector(box.model->rest_positions());
   State s{rest, VecX::LinSpaced(rest.size(), -0.1, 0.1), 0.0};
   State si = s, mssi = s;

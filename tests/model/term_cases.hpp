@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "contact/penalty_plane.hpp"
 #include "fem/tet_elements.hpp"
 #include "material/material.hpp"
 #include "mesh/boundary.hpp"
@@ -87,6 +88,16 @@ inline std::vector<TermCase> term_cases() {
                                                               boundary_faces(mesh));
                        wind->set_time(0.3);
                        return wind;
+                     });
+                   }});
+  cases.push_back({"penalty_plane", [] {
+                     return box_model_with([](const TetMesh& mesh, const TetElements&) {
+                       // A tilted plane through the box's middle: at rest the y = 0 vertices are
+                       // 0.12-0.37 m below it and the y = 0.5 ones as far above; the random states
+                       // keep free vertices on both sides, none closer than 9 mm to the plane
+                       // (d = 0, where the Hessian jumps, is 9000 FD steps away).
+                       return std::make_unique<PenaltyPlane>(
+                           Vec3(0.5, 0.25, 0.25), Vec3(0.2, 1.0, -0.1), 1e3, mesh.num_vertices());
                      });
                    }});
   return cases;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "contact/obstacle_kinds.hpp"
 #include "integrate/integrator.hpp"
 #include "material/material.hpp"
 #include "scene/parse_scene.hpp"
@@ -39,6 +40,17 @@ TEST(SchemaRegistry, MaterialModelsMatchTheRegistry) {
 
 TEST(SchemaRegistry, LinearSolverTypesMatchTheRegistry) {
   EXPECT_EQ(schema_enum("/properties/solver/properties/type"), sorted(linear_solver_names()));
+}
+
+TEST(SchemaRegistry, ObstacleKindsMatchTheRegistry) {
+  // Each alternative of an obstacle is told apart by its one required key.
+  std::vector<std::string> keys;
+  for (const auto& alternative : scene_schema().at("$defs").at("obstacle").at("oneOf")) {
+    const auto required = alternative.at("required").get<std::vector<std::string>>();
+    ASSERT_EQ(required.size(), 1u);
+    keys.push_back(required[0]);
+  }
+  EXPECT_EQ(sorted(keys), sorted(obstacle_kinds()));
 }
 
 TEST(SchemaRegistry, ANameNotImplementedIsRejectedWithFileAndPointer) {

@@ -1,0 +1,12 @@
+#pragma once
+/// The obstacle kinds simrun has, by their scene names (the keys of an "obstacles" entry): the
+/// schema lists the same names (tests/scene/schema_registry_test.cpp).
+#include <string>
+#include <vector>
+
+namespace simrun {
+
+/// "plane" (contact/penalty_plane.hpp), "sphere" (contact/sphere_obstacle.hpp).
+inline std::vector<std::string> obstacle_kinds() { return {"plane", "sphere"}; }
+
+}  // namespace simrun

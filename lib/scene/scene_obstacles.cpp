@@ -1,0 +1,104 @@
+#include "scene/scene_obstacles.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "contact/penalty_plane.hpp"
+#include "contact/sphere_obstacle.hpp"
+#include "core/error.hpp"
+
+namespace simrun {
+
+namespace {
+
+std::string short_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+/// The vertex that starts deepest inside an obstacle (signed distance < -tolerance), if any.
+struct Violation {
+  int vertex = -1;  ///< global
+  double distance = 0.0;
+  int count = 0;
+};
+
+template <class SignedDistance>
+Violation deepest_violation(const MergedObjects& objects, const SignedDistance& distance) {
+  Violation worst;
+  const MatX3& x = objects.initial_positions;
+  for (int i = 0; i < objects.num_vertices(); ++i) {
+    const Vec3 p = x.row(i).transpose();
+    // Strictly inside, up to the rounding of the coordinates (a cloth laid exactly on a tilted
+    // plane may compute -1e-17).
+    const double tolerance = 1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff());
+    const double d = distance(p);
+    if (!(d < -tolerance)) continue;
+    ++worst.count;
+    if (worst.vertex < 0 || d < worst.distance) {
+      worst.vertex = i;
+      worst.distance = d;
+    }
+  }
+  return worst;
+}
+
+std::string vertices(int count) {
+  return std::to_string(count) + (count == 1 ? " vertex" : " vertices");
+}
+
+/// "vertex 12 of object 'ball' (/objects/0)" for a global vertex index.
+std::string describe_vertex(const SceneConfig& scene, const MergedObjects& objects, int vertex) {
+  size_t object = 0;
+  while (object + 1 < scene.objects.size() && vertex >= objects.vertex_offset[object + 1]) ++object;
+  return "vertex " + std::to_string(vertex - objects.vertex_offset[object]) + " of object '" +
+         scene.objects[object].name + "' (" + object_pointer(object) + ")";
+}
+
+}  // namespace
+
+SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& objects) {
+  SceneObstacles out;
+  int planes = 0, spheres = 0;
+  for (size_t k = 0; k < scene.obstacles.size(); ++k) {
+    const ObstacleConfig& o = scene.obstacles[k];
+    const std::string at = scene.source.string() + ": /obstacles/" + std::to_string(k) + ": ";
+    if (o.kind == ObstacleConfig::Kind::kPlane) {
+      require(o.normal.norm() > 0.0,
+              at + "plane/normal: expected a non-zero normal, found [0,0,0]");
+      require(o.stiffness > 0.0,
+              at + "plane/stiffness: expected a number > 0, found " + short_number(o.stiffness));
+      auto plane =
+          std::make_unique<PenaltyPlane>(o.point, o.normal, o.stiffness, objects.num_vertices());
+      const Violation v =
+          deepest_violation(objects, [&](const Vec3& x) { return plane->signed_distance(x); });
+      require(v.vertex < 0, at + describe_vertex(scene, objects, v.vertex) + " starts " +
+                                short_number(-v.distance) + " m below the plane (" +
+                                vertices(v.count) +
+                                " below it at t = 0): every vertex must start on or above it (move "
+                                "the object or the plane's point)");
+      out.terms.push_back(std::move(plane));
+      ++planes;
+    } else {
+      require(o.radius > 0.0,
+              at + "sphere/radius: expected a number > 0, found " + short_number(o.radius));
+      auto sphere = std::make_unique<SphereObstacle>(o.center, o.radius);
+      const Violation v =
+          deepest_violation(objects, [&](const Vec3& x) { return sphere->signed_distance(x); });
+      require(v.vertex < 0,
+              at + describe_vertex(scene, objects, v.vertex) + " starts " +
+                  short_number(-v.distance) + " m inside the sphere (" + vertices(v.count) +
+                  " inside it at t = 0): every vertex must start on or outside it (move "
+                  "the object or the sphere)");
+      out.projections.push_back(std::move(sphere));
+      ++spheres;
+    }
+  }
+  if (planes + spheres > 0)
+    out.notes.push_back("obstacles: " + std::to_string(planes) + " penalty plane(s), " +
+                        std::to_string(spheres) + " projected sphere(s)");
+  return out;
+}
+
+}  // namespace simrun

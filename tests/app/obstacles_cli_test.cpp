@@ -1,0 +1,135 @@
+// "obstacles" end to end (docs/obstacles.md): validate shows the defaults and round-trips, a run
+// writes the floor's energy column and the sphere's stats counter, and an obstacle that starts
+// inside an object is bad input (exit 1, the obstacle's pointer, the object and vertex).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/cli.hpp"
+#include "app/scenes.hpp"
+
+namespace {
+
+using cli::Result;
+using cli::TempDir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+/// A 3 x 3 cloth (0.2 m) 2 cm above a sphere of radius 0.1 at the origin, and a 5 cm block 2 cm
+/// above a penalty floor at y = -1, both falling; 40 steps of 5 ms (the cloth lands after about
+/// 64 ms, the block after about 64 ms too).
+json falling_scene() {
+  return json::parse(R"({
+    "name": "obstacles",
+    "time": { "dt": 0.005, "steps": 40 },
+    "objects": [
+      { "name": "cloth",
+        "mesh": { "cloth": { "size": [0.2, 0.2], "particles": [3, 3] },
+                  "transform": { "translate": [-0.1, 0.12, -0.1] } },
+        "material": { "model": "mass_spring", "stiffness": 100, "particle_mass": 0.01 } },
+      { "name": "block",
+        "mesh": { "box": { "size": [0.05, 0.05, 0.05], "cells": [1, 1, 1] },
+                  "transform": { "translate": [1, -0.98, 0] } },
+        "material": { "model": "neohookean", "E": 1e6, "nu": 0.3, "density": 1000 } }
+    ],
+    "obstacles": [ { "sphere": { "radius": 0.1 } },
+                   { "plane": { "point": [0, -1, 0], "stiffness": 1e4 } } ],
+    "integrator": { "type": "si" },
+    "output": { "every": 10 }
+  })");
+}
+
+/// Column `name` of a CSV file as numbers (fails the test when it is missing).
+std::vector<double> column(const fs::path& csv, const std::string& name) {
+  const std::vector<std::string> rows = cli::lines(csv);
+  const std::vector<std::string> header = cli::split(rows.at(0));
+  const auto it = std::find(header.begin(), header.end(), name);
+  EXPECT_NE(it, header.end()) << name << " not in " << rows.at(0);
+  std::vector<double> values;
+  if (it == header.end()) return values;
+  const size_t c = static_cast<size_t>(it - header.begin());
+  for (size_t r = 1; r < rows.size(); ++r) values.push_back(std::stod(cli::split(rows[r]).at(c)));
+  return values;
+}
+
+TEST(ObstaclesCli, ValidateShowsDefaultsAndRoundTrips) {
+  TempDir tmp;
+  const auto scene = tmp.write("s.json", falling_scene());
+  const Result first = cli::run({"validate", scene.string()});
+  ASSERT_EQ(first.code, 0) << first.describe();
+  const json a = json::parse(first.out);
+  EXPECT_EQ(a.at("/obstacles/0/sphere/center"_json_pointer), json::parse("[0, 0, 0]"));
+  EXPECT_EQ(a.at("/obstacles/1/plane/normal"_json_pointer), json::parse("[0, 1, 0]"));
+  EXPECT_EQ(a.at("/obstacles/1/plane/stiffness"_json_pointer), 1e4);
+  const auto normalized = tmp.write("normalized.json", first.out);
+  const Result second = cli::run({"validate", normalized.string()});
+  ASSERT_EQ(second.code, 0) << second.describe();
+  EXPECT_EQ(json::parse(second.out), a);
+}
+
+TEST(ObstaclesCli, RunWritesFloorEnergyAndProjectionCounter) {
+  TempDir tmp;
+  const auto scene = tmp.write("s.json", falling_scene());
+  const fs::path out = tmp / "out";
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  // The floor is a term of the total; the sphere is not an energy.
+  const std::vector<double> floor = column(out / "energy.csv", "obstacles");
+  ASSERT_EQ(floor.size(), 41u);
+  EXPECT_EQ(floor.front(), 0.0);
+  EXPECT_GT(*std::max_element(floor.begin(), floor.end()), 0.0);  // the block landed
+  const std::vector<double> projected = column(out / "stats.csv", "obstacle_projections");
+  ASSERT_EQ(projected.size(), 40u);
+  EXPECT_GT(*std::max_element(projected.begin(), projected.end()), 0.0);  // the cloth landed
+  EXPECT_EQ(projected.front(), 0.0);  // still falling in the first step
+  EXPECT_NE(cli::read_file(out / "simrun.log").find("obstacles: 1 penalty plane(s), 1 projected"),
+            std::string::npos);
+}
+
+/// `simrun run` on a scene that must be rejected: exit 1, the expected parts in the message, no
+/// internal error, no output folder.
+void expect_bad_input(const json& scene_json, const std::vector<std::string>& expected) {
+  TempDir tmp;
+  const auto scene = tmp.write("start_inside.json", scene_json);
+  const fs::path out = tmp / "out_must_not_exist";
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
+  EXPECT_EQ(r.code, 1) << r.describe();
+  for (const auto& s : expected)
+    EXPECT_NE(r.all().find(s), std::string::npos) << "missing '" << s << "' in\n" << r.describe();
+  EXPECT_EQ(r.all().find("internal error"), std::string::npos) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(ObstaclesCli, ObjectStartingBelowThePlaneIsBadInput) {
+  json s = cli::tiny_scene();  // the box spans y in [0, 0.2]
+  s["obstacles"] = json::parse(R"([{"plane": {"point": [0, 0.05, 0], "stiffness": 1e4}}])");
+  // Every y = 0 vertex is 5 cm below; the first of them (vertex 0) is reported.
+  expect_bad_input(s, {"start_inside.json", "/obstacles/0", "vertex 0 of object 'object0'",
+                       "(/objects/0)", "0.05 m below the plane", "10 vertices below"});
+}
+
+TEST(ObstaclesCli, ObjectStartingInsideTheSphereNamesObjectAndVertex) {
+  json s = cli::tiny_scene();
+  s["objects"].push_back(json::parse(R"({
+      "name": "cube",
+      "mesh": { "box": { "size": [0.1, 0.1, 0.1], "cells": [1, 1, 1] },
+                "transform": { "translate": [3, 0, 0] } } })"));
+  // The sphere holds the cube's vertex 0 (at its center: 0.05 m deep) and no vertex of the bar.
+  s["obstacles"] = json::parse(R"([{"plane": {"point": [0, -1, 0], "stiffness": 1e4}},
+                                   {"sphere": {"center": [3, 0, 0], "radius": 0.05}}])");
+  expect_bad_input(s, {"/obstacles/1", "vertex 0 of object 'cube' (/objects/1)",
+                       "0.05 m inside the sphere", "1 vertex inside"});
+}
+
+TEST(ObstaclesCli, ObjectRestingOnThePlaneIsFine) {
+  TempDir tmp;
+  json s = cli::tiny_scene();  // bottom face exactly at y = 0
+  s["obstacles"] = json::parse(R"([{"plane": {"stiffness": 1e4}}])");
+  const auto scene = tmp.write("touching.json", s);
+  const Result r = cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.describe();
+}
+
+}  // namespace
