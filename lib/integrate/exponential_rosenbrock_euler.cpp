@@ -39,8 +39,7 @@ Status first_order_phi1(Model& model, FirstOrderSystem& system, const VecX& v, d
 }
 
 ExponentialRosenbrockEuler::ExponentialRosenbrockEuler(const IntegratorSettings& settings)
-    : m_system(settings.linear_solver, settings.newton.projection != HessianProjection::kNever),
-      m_krylov(settings.krylov) {}
+    : m_system(settings.linear_solver, projects_damping(settings)), m_krylov(settings.krylov) {}
 
 Status ExponentialRosenbrockEuler::step(Model& model, State& state, double h, StepStats& stats) {
   m_failure.clear();

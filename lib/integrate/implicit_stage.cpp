@@ -136,7 +136,7 @@ void ImplicitStageSolver::begin_step(Model& model, const VecX& q) {
   if (!model.has_damping()) return;
   // K(q_n) for "current" damping is projected like the Newton Hessian: an indefinite D would make
   // Phi's damping term unbounded below and Newton directions no longer descent directions.
-  const bool project = m_settings.newton.projection != HessianProjection::kNever;
+  const bool project = projects_damping(m_settings);
   model.damping_matrix_at(q, project, m_K, m_D);
 }
 

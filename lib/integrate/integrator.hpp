@@ -72,6 +72,11 @@ struct IntegratorSettings {
   bool printed_phi_argument = false;
 };
 
+/// Whether the stiffness in "current" Rayleigh damping is PSD-projected (see newton.projection).
+inline bool projects_damping(const IntegratorSettings& s) {
+  return s.newton.projection != HessianProjection::kNever;
+}
+
 class Integrator {
  public:
   virtual ~Integrator() = default;

@@ -9,7 +9,7 @@ namespace simrun {
 MaterialStiffnessSemiImplicit::MaterialStiffnessSemiImplicit(const IntegratorSettings& settings)
     : m_solver(settings.linear_solver()),
       m_literal(settings.mssi_literal),
-      m_project_damping(settings.newton.projection != HessianProjection::kNever) {}
+      m_project_damping(projects_damping(settings)) {}
 
 Status MaterialStiffnessSemiImplicit::step(Model& model, State& state, double h, StepStats& stats) {
   const SolverMeter meter(*m_solver, stats);

@@ -27,9 +27,7 @@ class Siere : public Integrator {
   std::string failure_detail() const override { return m_failure; }
 
  private:
-  FirstOrderSystem m_system;
-  FirstOrderInverse m_inverse;
-  SpectralSplit m_split;
+  SplitSolver m_solver;
   bool m_bdf2;
   bool m_printed_phi_argument;
   std::string m_failure;
@@ -44,8 +42,5 @@ class Sbdf2Ere final : public Siere {
  public:
   explicit Sbdf2Ere(const IntegratorSettings& settings) : Siere(settings, true) {}
 };
-
-/// The failure of a spectral split update or solve in words (shared by the split integrators).
-std::string split_failure(Status status, bool in_eigensolve, int modes);
 
 }  // namespace simrun

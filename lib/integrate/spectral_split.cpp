@@ -182,4 +182,50 @@ Status SpectralSplit::solve(InverseOperator& base, double tau, const VecX& b, Ve
   return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
 }
 
+namespace {
+std::string failure_in_words(Status status, bool in_eigensolve, int modes) {
+  if (in_eigensolve)
+    return "the eigensolve of the " + std::to_string(modes) + " lowest modes did not converge";
+  return status == Status::kNumericalIssue
+             ? "M + tau D + tau^2 K (or its low-rank update) is singular"
+             : "the linear solve failed";
+}
+}  // namespace
+
+SplitSolver::SplitSolver(const IntegratorSettings& settings)
+    : system(settings.linear_solver, projects_damping(settings)),
+      inverse(settings.linear_solver),
+      split(settings.modes > 0 ? settings.modes + settings.rigid_modes : 0, settings.eigen_refresh,
+            settings.linear_solver, settings.eigen_tracking) {}
+
+Status SplitSolver::prepare(const Model& model, double tau, StepStats& stats,
+                            std::string& failure) {
+  if (const Status s = inverse.factorize(model, system, tau); s != Status::kSuccess) {
+    failure = failure_in_words(s, false, split.modes());
+    return s;
+  }
+  if (const Status s = split.update(model, system, stats, &inverse); s != Status::kSuccess) {
+    failure = failure_in_words(s, true, split.modes());
+    return s;
+  }
+  return Status::kSuccess;
+}
+
+VecX SplitSolver::split_force(const VecX& v, double weight, double t) const {
+  VecX r_q, p_v, dq, dp;
+  split.high_part(v, system.force(), r_q, p_v);
+  split.exponential_part(v, system.force(), t, dq, dp);  // t phi_1(t J_G) G
+  const Eigen::Index n = v.size();
+  VecX b(2 * n);
+  b.head(n) = weight * r_q + (weight / t) * dq;
+  b.tail(n) = weight * p_v + (weight / t) * dp;
+  return b;
+}
+
+Status SplitSolver::solve(double tau, const VecX& b, VecX& x, std::string& failure) {
+  const Status s = split.solve(inverse, tau, b, x);
+  if (s != Status::kSuccess) failure = failure_in_words(s, false, split.modes());
+  return s;
+}
+
 }  // namespace simrun

@@ -8,6 +8,7 @@
 ///   (I - tau J_H) = (I - tau J) + tau J_G  (a rank-2s correction, solved by Woodbury).
 #include <array>
 #include <memory>
+#include <string>
 
 #include "integrate/first_order_system.hpp"
 #include "solve/eigen_solver.hpp"
@@ -72,6 +73,27 @@ class SpectralSplit {
   MatX m_S;              ///< U^T K U
   bool m_fresh = false;  ///< the basis was computed at the current K (S is diagonal)
   LowRankUpdate m_update;
+};
+
+/// What the split integrators (SIERE, SBDF2ERE, STR-SBDF2ERE) own and do alike: the first-order
+/// system, the solve with I - tau J and the split, in the order factorize, update the split
+/// (its subspace tracking iterates with that factorization), Woodbury solve; each failure is
+/// put in words for run.json.
+struct SplitSolver {
+  explicit SplitSolver(const IntegratorSettings& settings);
+
+  /// Factorizes M + tau D + tau^2 K at the system's current linearization and brings the split
+  /// up to date.
+  Status prepare(const Model& model, double tau, StepStats& stats, std::string& failure);
+  /// weight (H(u) + phi_1(t J_G) G(u)) in momentum form at the linearized state with velocity v:
+  /// the survey's h F-bar (eqs. 20, 22, 26c) for weight h and exponential span t.
+  VecX split_force(const VecX& v, double weight, double t) const;
+  /// x = (I - tau J_H)^-1 b for b in momentum form.
+  Status solve(double tau, const VecX& b, VecX& x, std::string& failure);
+
+  FirstOrderSystem system;
+  FirstOrderInverse inverse;
+  SpectralSplit split;
 };
 
 /// t phi_1(t B) for B = [[0, 1], [-lambda, 0]], i.e. int_0^t exp(s B) ds (digest 000 Sec. 3.9

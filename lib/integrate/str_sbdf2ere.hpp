@@ -26,9 +26,7 @@ class StrSbdf2Ere final : public Integrator {
   std::string failure_detail() const override { return m_failure; }
 
  private:
-  FirstOrderSystem m_system;
-  FirstOrderInverse m_inverse;
-  SpectralSplit m_split;
+  SplitSolver m_solver;
   bool m_printed_phi_argument;
   std::string m_failure;
 };
