@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "coarsen/eigenfit_correction.hpp"
 #include "core/status.hpp"
 #include "core/step_stats.hpp"
 #include "model/model.hpp"
@@ -70,6 +71,10 @@ struct IntegratorSettings {
   /// SBDF2ERE and STR-SBDF2ERE with the survey's printed phi_1 arguments (eqs. 22, 26c: first
   /// order, unstable for undamped exponential modes) instead of the consistent doubled ones.
   bool printed_phi_argument = false;
+  /// EigenFit (Chen et al. 2019; coarsen/eigenfit_correction.hpp): when set, SI and implicit
+  /// midpoint use the corrected elastic force and stiffness f', K' = K + Y Z^T. Shared by the
+  /// integrators a system makes (it keeps the rest ratios and the modes).
+  std::shared_ptr<EigenFitCorrection> eigenfit;
 };
 
 /// Whether the stiffness in "current" Rayleigh damping is PSD-projected (see newton.projection).

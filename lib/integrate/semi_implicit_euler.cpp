@@ -8,10 +8,23 @@
 namespace simrun {
 
 SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
-    : m_solver(settings.linear_solver()) {}
+    : m_solver(settings.linear_solver()), m_eigenfit(settings.eigenfit) {}
 
-Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, bool constant) {
+Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, bool constant,
+                                   StepStats& stats) {
   model.stiffness(state.q, m_K, /*project_psd=*/false);
+  if (m_eigenfit) {
+    if (const Status s = m_eigenfit->update(model, m_K, constant, stats); s != Status::kSuccess)
+      return s;
+    if (constant) {
+      SpMat elastic;
+      model.elastic_stiffness(state.q, elastic);
+      const MatX& U = m_eigenfit->modes();
+      m_elastic_KU.resize(U.rows(), U.cols());
+      for (Eigen::Index c = 0; c < U.cols(); ++c)
+        m_elastic_KU.col(c) = symmetric_product(elastic, U.col(c));
+    }
+  }
   // Peak memory matters on large meshes: D only with damping, and M + h D + h^2 K is built in
   // the storage of K once the operator applied every step has its copy.
   SpMat D;
@@ -30,8 +43,16 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   if (model.has_damping()) add_scaled(system, h, D);
   m_pattern_version = model.pattern_version();
   m_has_reference = false;
-  const Status status = m_solver->factorize(system);
+  Status status = m_solver->factorize(system);
   if (constant) m_K = SpMat();  // factorized once: only the operator copy is needed
+  if (m_eigenfit && status == Status::kSuccess) {
+    // K' = K + Y Z^T, also in the damping (beta K'): the matrix gains (h^2 + h beta) Y Z^T.
+    const double weight = h * h + h * model.damping().stiffness;
+    const int s = m_eigenfit->size();
+    status = m_corrected.setup(*m_solver, weight * m_eigenfit->Y(), MatX::Identity(s, s),
+                               m_eigenfit->Z());
+    stats.solves += s;
+  }
   m_factored = status == Status::kSuccess;
   m_factored_h = h;
   m_factored_constant = constant;  // m_product is K (constant path) or D + h K
@@ -44,8 +65,11 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
   const SolverMeter meter(*m_solver, stats);
   if (!constant || !m_factored || h != m_factored_h || !m_factored_constant ||
       m_pattern_version != model.pattern_version()) {
-    if (const Status s = refactor(model, state, h, constant); s != Status::kSuccess) return s;
+    if (const Status s = refactor(model, state, h, constant, stats); s != Status::kSuccess)
+      return s;
   }
+  const RayleighDamping& damping = model.damping();
+  if (m_eigenfit) stats.eigenpairs = m_eigenfit->size();
   if (constant) {
     // Quadratic U with the prescribed boundary and loads unchanged since q_ref: the force is
     // affine, g(q) = g_ref + K (q - q_ref), and with D = alpha M + beta K the right-hand side
@@ -56,8 +80,12 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
       m_q_ref = state.q;
       m_potential_version = model.potential_version();
       m_has_reference = true;
+      if (m_eigenfit) {
+        VecX g_elastic;
+        model.elastic_gradient(state.q, g_elastic);
+        m_reduced_ref = m_eigenfit->reduce(g_elastic);
+      }
     }
-    const RayleighDamping& damping = model.damping();
     m_work = state.q - m_q_ref + (damping.stiffness + h) * state.v;
     m_product.multiply(m_work, m_rhs);
     if (damping.mass != 0.0) m_rhs += damping.mass * model.apply_mass(state.v);
@@ -65,13 +93,30 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
     model.potential_gradient(state.q, m_g_ref);
     m_product.multiply(state.v, m_rhs);
   }
-  m_rhs = -h * (m_rhs + m_g_ref);
-  m_solver->solve(m_rhs, m_dv);
+  m_rhs += m_g_ref;
+  if (m_eigenfit) {
+    // g' - g + (beta + h) Y Z^T v = Y (U^T g_elastic + (beta + h) Z^T v)  (eq. 15c, 16).
+    const VecX y = reduced_elastic_gradient(model, state.q, constant) +
+                   (damping.stiffness + h) * (m_eigenfit->Z().transpose() * state.v);
+    m_rhs += m_eigenfit->lift_correction(y);
+  }
+  m_rhs *= -h;
+  if (m_eigenfit)
+    m_corrected.solve(m_rhs, m_dv);
+  else
+    m_solver->solve(m_rhs, m_dv);
   if (!m_dv.allFinite()) return Status::kNumericalIssue;
   state.v += m_dv;
   state.q += h * state.v;
   state.t += h;
   return Status::kSuccess;
+}
+
+VecX SemiImplicitEuler::reduced_elastic_gradient(Model& model, const VecX& q, bool constant) {
+  if (constant) return m_reduced_ref + m_elastic_KU.transpose() * (q - m_q_ref);
+  VecX g_elastic;
+  model.elastic_gradient(q, g_elastic);
+  return m_eigenfit->reduce(g_elastic);
 }
 
 }  // namespace simrun

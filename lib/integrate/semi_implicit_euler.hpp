@@ -5,8 +5,17 @@
 /// with K = K(q_n). One linear solve per step; identical to BE for linear forces. When K and D
 /// are constant (quadratic energy, rest-stiffness damping) the matrix is factored once and the
 /// force comes from one product with K (see the .cpp).
+///
+/// With EigenFit (settings.eigenfit) the elastic force and stiffness are the corrected ones,
+/// f' = f + Y U^T f and K' = K + Y Z^T (digest 003 Sec. 7: "SI step"), and stiffness-
+/// proportional damping uses K' as the authors' code does (digest pitfall 20):
+///   (M + h D + h^2 K + (h^2 + h beta) Y Z^T) dv
+///       = -h (g + (D + h K) v + Y (U^T g_elastic + (beta + h) Z^T v)),
+/// solved by Sherman-Morrison-Woodbury on the factorization of M + h D + h^2 K (s + 1
+/// back-solves). For a quadratic model the modes, A^-1 Y and U^T K_elastic are computed once.
 #include "core/symmetric_product.hpp"
 #include "integrate/integrator.hpp"
+#include "solve/low_rank_update.hpp"
 
 namespace simrun {
 
@@ -15,10 +24,16 @@ class SemiImplicitEuler final : public Integrator {
   explicit SemiImplicitEuler(const IntegratorSettings& settings);
   std::string_view name() const override { return "si"; }
   Status step(Model& model, State& state, double h, StepStats& stats) override;
+  std::string failure_detail() const override {
+    return m_eigenfit ? m_eigenfit->failure_detail() : std::string();
+  }
 
  private:
   /// Assembles K(q) and D, factorizes M + h D + h^2 K, and keeps D + h K unless `constant`.
-  Status refactor(Model& model, const State& state, double h, bool constant);
+  Status refactor(Model& model, const State& state, double h, bool constant, StepStats& stats);
+  /// U^T g_elastic(q) for EigenFit: a gradient evaluation, or on the constant path the kept
+  /// reference plus (K_elastic U)^T (q - q_ref).
+  VecX reduced_elastic_gradient(Model& model, const VecX& q, bool constant);
 
   std::unique_ptr<LinearSolver> m_solver;
   SpMat m_K;
@@ -32,6 +47,10 @@ class SemiImplicitEuler final : public Integrator {
   long m_potential_version = -1;
   bool m_has_reference = false;
   VecX m_work, m_rhs, m_dv;  ///< step workspaces (no allocation per step)
+  std::shared_ptr<EigenFitCorrection> m_eigenfit;
+  LowRankUpdate m_corrected;  ///< (M + h D + h^2 K') by Woodbury on m_solver
+  MatX m_elastic_KU;          ///< constant path: K_elastic U
+  VecX m_reduced_ref;         ///< constant path: U^T g_elastic(q_ref)
 };
 
 }  // namespace simrun

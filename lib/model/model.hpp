@@ -92,6 +92,11 @@ class Model {
   /// K = d2U/dq2 over free DOFs, written into the shared pattern (K takes the pattern if it has
   /// another one). Refreshes the pattern first when a term's stencils changed.
   void stiffness(const VecX& q, SpMat& K, bool project_psd);
+  /// The gradient and stiffness of the FEM elastic terms alone (energy.csv column "elastic"):
+  /// the internal force EigenFit corrects, without gravity, loads, springs or contact.
+  void elastic_gradient(const VecX& q, VecX& g) const;
+  void elastic_stiffness(const VecX& q, SpMat& K);
+  static constexpr const char* kElasticTermName = "elastic";
   /// The material stiffness of MSSI (EnergyTerm::add_material_hessian) into the shared pattern.
   void material_stiffness(const VecX& q, SpMat& K);
   /// True when every term is quadratic: K is constant.

@@ -6,6 +6,7 @@
 #include "scene/energy_terms.hpp"
 #include "scene/initial_state.hpp"
 #include "scene/merged_objects.hpp"
+#include "scene/mesh_pair.hpp"
 #include "scene/object_pieces.hpp"
 #include "scene/scene_obstacles.hpp"
 
@@ -141,12 +142,38 @@ RunSettings run_settings(const SceneConfig& scene) {
   return r;
 }
 
+namespace {
+
+SimulatedSystem make_system(const std::string& name, BuiltModel built, const std::string& type,
+                            const IntegratorSettings& settings) {
+  SimulatedSystem system(
+      name, std::move(built.frames), std::move(built.model),
+      [type, settings] { return make_integrator(type, settings); }, std::move(built.initial));
+  if (built.schedule) system.set_dirichlet_schedule(std::move(*built.schedule));
+  system.set_time_dependent_loads(built.time_dependent_loads);
+  for (auto& projection : built.projections) system.add_projection(std::move(projection));
+  return system;
+}
+
+bool has_reference_meshes(const SceneConfig& scene) {
+  return std::any_of(scene.objects.begin(), scene.objects.end(),
+                     [](const ObjectConfig& o) { return o.reference_mesh.has_value(); });
+}
+
+}  // namespace
+
 std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                                              std::vector<std::string>* notes) {
   // The integrator first: an unknown name is reported before the meshes are loaded.
-  const IntegratorSettings settings = integrator_settings(scene);
+  IntegratorSettings settings = integrator_settings(scene);
   make_integrator(scene.integrator.type, settings);
-  BuiltModel built = build_model(scene);
+  std::optional<MeshPair> pair;
+  if (has_reference_meshes(scene)) pair = build_mesh_pair(scene, settings);
+  BuiltModel built = pair ? std::move(pair->coarse) : build_model(scene);
+  if (pair) {
+    built.notes.insert(built.notes.end(), pair->notes.begin(), pair->notes.end());
+    settings.eigenfit = pair->eigenfit;
+  }
   const std::string& type = scene.integrator.type;
   if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
     const int rigid = scene.integrator.modes > 0 ? settings.rigid_modes : 0;
@@ -158,14 +185,30 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                 ", but the scene has " + std::to_string(built.model->num_free()) + " free DOFs");
   }
   if (notes) *notes = built.notes;
-  SimulatedSystem system(
-      scene.name, std::move(built.frames), std::move(built.model),
-      [type = scene.integrator.type, settings] { return make_integrator(type, settings); },
-      std::move(built.initial));
-  if (built.schedule) system.set_dirichlet_schedule(std::move(*built.schedule));
-  system.set_time_dependent_loads(built.time_dependent_loads);
-  for (auto& projection : built.projections) system.add_projection(std::move(projection));
-  return std::make_unique<Simulation>(std::move(system));
+  auto simulation =
+      std::make_unique<Simulation>(make_system(scene.name, std::move(built), type, settings));
+  if (!pair) return simulation;
+
+  const std::filesystem::path out = run_settings(scene).out_dir;
+  if (!pair->ratio_rows.empty())
+    simulation->add_observer(
+        std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_rows));
+  if (scene.reference_run) {
+    const int reference_vertices = pair->reference.frames.mesh.num_vertices();
+    for (size_t i = 0; i < scene.reference_track.size(); ++i)
+      require(scene.reference_track[i] < reference_vertices,
+              scene.source.string() + ": /reference/track/" + std::to_string(i) + ": vertex " +
+                  std::to_string(scene.reference_track[i]) +
+                  " does not exist (the reference "
+                  "meshes have " +
+                  std::to_string(reference_vertices) + " vertices)");
+    IntegratorSettings plain = integrator_settings(scene);  // no EigenFit on the reference
+    simulation->add_companion(
+        make_system(scene.name + " (reference)", std::move(pair->reference), type, plain));
+    simulation->add_observer(std::make_unique<ReferenceErrorObserver>(
+        out / "error.csv", std::move(pair->embedding), 0, scene.reference_track));
+  }
+  return simulation;
 }
 
 }  // namespace simrun

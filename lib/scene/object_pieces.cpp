@@ -123,6 +123,7 @@ void assign_material_fields(const ObjectConfig& object, size_t index, const std:
       p.material_region[e] = static_cast<int>(r) + 1;
     }
   }
+  p.youngs *= object.material.youngs_scale;  // DAC: E scaled by r_1
 }
 
 /// One DirichletGroup per dirichlet entry (motions are set once the initial positions are known).

@@ -94,6 +94,15 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
         require_nonzero(obstacles[i]["plane"], "normal",
                         "/obstacles/" + std::to_string(i) + "/plane", "plane normal", out);
   }
+  if (scene.at("reference").at("run").get<bool>()) {
+    const json& objects = scene.at("objects");
+    const bool any = std::any_of(objects.begin(), objects.end(),
+                                 [](const json& o) { return o.contains("reference"); });
+    if (!any)
+      out.push_back({"/reference/run",
+                     "a reference run simulates the objects' reference meshes, but no object has "
+                     "\"reference\": {\"mesh\": ...}"});
+  }
   std::map<std::string, std::string> names;  // object name -> pointer of its first use
   const json& objects = scene.at("objects");
   for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -134,6 +143,21 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
       if (graph && !object.at("regions").empty())
         out.push_back({at + "/regions", "a mass-spring object has no tetrahedra for regions"});
     }
+    if (object.contains("reference")) {
+      const json& reference = object["reference"].at("mesh");
+      if (reference.contains("file")) check_mesh_file(reference, at + "/reference/mesh", out);
+      if (reference.contains("rope") || reference.contains("cloth") || mesh.contains("rope") ||
+          mesh.contains("cloth"))
+        out.push_back({at + "/reference/mesh",
+                       "a reference mesh is a finer tetrahedral mesh of a tetrahedral object; "
+                       "mass-spring graphs have none"});
+    }
+    const std::string eigenfit = object.at("eigenfit").at("method").get<std::string>();
+    if (eigenfit != "none" && !object.contains("reference"))
+      out.push_back({at + "/eigenfit/method",
+                     "'" + eigenfit +
+                         "' fits this mesh's eigenvalues to a finer mesh of the object: add "
+                         "\"reference\": {\"mesh\": {...}} to the object"});
     const json& rotate = mesh.at("transform").at("rotate");
     const json& axis = rotate.at("axis");
     if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)

@@ -49,6 +49,8 @@ struct MaterialConfig {
   double density = 1000;         ///< [kg/m^3]
   double stiffness = 100;        ///< mass_spring: spring constant [N/m]
   double particle_mass = 0.1;    ///< mass_spring: point mass per particle [kg]
+  /// Not a scene key: the factory's DAC sets it to r_1 (every E of the object is scaled).
+  double youngs_scale = 1.0;
 };
 
 /// Overrides material parameters on the tets selected by `select` (centroid inside).
@@ -121,9 +123,20 @@ struct InitialConfig {
   std::optional<TwistConfig> twist;
 };
 
+/// "eigenfit" of an object (docs/eigenfit.md, Chen et al. 2019).
+struct EigenFitConfig {
+  enum class Method { kNone, kEigenFit, kDac };
+  Method method = Method::kNone;
+  int modes = 10;                          ///< s = m, elastic modes fitted
+  std::vector<double> ratios;              ///< manual r_1, r_2, ... (empty: computed)
+  bool plain_on_tracking_failure = false;  ///< "on_tracking_failure": "plain"
+};
+
 struct ObjectConfig {
   std::string name;
   MeshConfig mesh;
+  std::optional<MeshConfig> reference_mesh;  ///< "reference": a finer mesh of the object
+  EigenFitConfig eigenfit;
   MaterialConfig material;
   std::vector<RegionConfig> regions;
   std::vector<DirichletConfig> dirichlet;
@@ -198,7 +211,9 @@ struct SceneConfig {
   IntegratorConfig integrator;
   SolverConfig solver;
   OutputConfig output;
-  int threads = 0;  ///< 0 = OpenMP default
+  int threads = 0;                   ///< 0 = OpenMP default
+  bool reference_run = false;        ///< "reference": {"run": true}
+  std::vector<int> reference_track;  ///< reference-mesh vertices whose trajectories are written
 
   std::filesystem::path source;  ///< the scene file
   nlohmann::json normalized;     ///< the validated scene with every default filled

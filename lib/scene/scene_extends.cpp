@@ -77,6 +77,9 @@ void resolve_scene_paths(json& scene, const fs::path& folder) {
     for (auto& object : *objects)
       if (object.is_object()) {
         if (object.contains("mesh")) make_absolute(object["mesh"], "file", folder);
+        if (auto reference = object.find("reference");
+            reference != object.end() && reference->is_object() && reference->contains("mesh"))
+          make_absolute((*reference)["mesh"], "file", folder);
         if (object.contains("material")) make_absolute(object["material"], "E_file", folder);
       }
   if (auto output = scene.find("output"); output != scene.end())

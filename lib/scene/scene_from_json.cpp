@@ -142,6 +142,17 @@ ObjectConfig object_from_json(const json& j) {
     o.dirichlet.push_back(std::move(dirichlet));
   }
   o.gravity_scale = j.at("gravity_scale").get<double>();
+  if (j.contains("reference")) o.reference_mesh = mesh_from_json(j["reference"].at("mesh"));
+  const json& eigenfit = j.at("eigenfit");
+  const std::string method = eigenfit.at("method").get<std::string>();
+  o.eigenfit.method = method == "eigenfit" ? EigenFitConfig::Method::kEigenFit
+                      : method == "dac"    ? EigenFitConfig::Method::kDac
+                                           : EigenFitConfig::Method::kNone;
+  o.eigenfit.modes = eigenfit.at("modes").get<int>();
+  if (eigenfit.contains("ratios"))
+    o.eigenfit.ratios = eigenfit["ratios"].get<std::vector<double>>();
+  o.eigenfit.plain_on_tracking_failure =
+      eigenfit.at("on_tracking_failure").get<std::string>() == "plain";
   const json& init = j.at("initial");
   o.initial.velocity = vec3(init.at("velocity"));
   o.initial.angular_velocity = vec3(init.at("angular_velocity"));
@@ -239,6 +250,8 @@ SceneConfig scene_from_json(const json& j) {
   c.output.frames = output.at("frames").get<std::vector<std::string>>();
   c.output.surface = output.at("surface").get<bool>();
   c.threads = j.at("threads").get<int>();
+  c.reference_run = j.at("reference").at("run").get<bool>();
+  c.reference_track = j.at("reference").at("track").get<std::vector<int>>();
   c.normalized = j;
   return c;
 }

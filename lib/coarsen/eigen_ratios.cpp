@@ -1,0 +1,108 @@
+#include "coarsen/eigen_ratios.hpp"
+
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace simrun {
+
+namespace {
+
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
+
+GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& what,
+                                    const char* mesh) {
+  require(count <= model.num_free(),
+          what + ": " + std::to_string(count) + " modes requested, but the " + mesh + " mesh has " +
+              std::to_string(model.num_free()) + " free DOFs");
+  SpMat K;
+  model.stiffness(model.restrict_vector(model.rest_positions()), K, /*project_psd=*/false);
+  GeneralizedEigenResult r = smallest_generalized_eigenpairs(K, model.mass(), count);
+  require(r.status == Status::kSuccess && r.values.size() == count,
+          what + ": the rest eigensolve of the " + mesh + " mesh did not converge (" +
+              std::to_string(count) + " modes)");
+  return r;
+}
+
+}  // namespace
+
+EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
+                              const std::vector<double>& manual, const std::string& what) {
+  const int count = rigid + modes;
+  EigenRatios out;
+  out.rigid = rigid;
+  const GeneralizedEigenResult c = lowest_modes(coarse, count, what, "coarse");
+  out.coarse = c.values;
+  out.coarse_modes = c.vectors;
+  out.ratios = VecX::Ones(count);
+  const bool all_manual = static_cast<int>(manual.size()) >= modes;
+  if (fine != nullptr && !all_manual) {
+    const GeneralizedEigenResult f = lowest_modes(*fine, count, what, "reference");
+    out.fine = f.values;
+    out.fine_modes = f.vectors;
+  }
+  for (int i = rigid; i < count; ++i) {
+    const int k = i - rigid;  // elastic mode index
+    if (k < static_cast<int>(manual.size())) {
+      out.ratios[i] = manual[static_cast<size_t>(k)];
+      out.manual = true;
+      continue;
+    }
+    require(out.fine.size() == count, what + ": no reference mesh to compute ratio " +
+                                          std::to_string(k + 1) + " from (give it in 'ratios')");
+    // A positive elastic spectrum on both meshes: a zero eigenvalue means an unconstrained
+    // rigid motion the rigid count missed (e.g. a body held at one vertex), where 0/0 is
+    // meaningless.
+    const double lc = out.coarse[i], lf = out.fine[i];
+    const double scale = std::max(std::abs(out.coarse[count - 1]), 1e-300);
+    require(lc > 1e-8 * scale && lf > 1e-8 * scale,
+            what + ": elastic eigenvalue " + std::to_string(k + 1) + " is not positive (coarse " +
+                number(lc) + ", reference " + number(lf) +
+                "): the body has an unconstrained rigid motion; constrain it or leave it free "
+                "(free bodies hold their 6 rigid modes at ratio 1)");
+    out.ratios[i] = lf / lc;
+  }
+  return out;
+}
+
+VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh,
+                                 const Model& fine, const Embedding& embedding,
+                                 const MatX& coarse_modes, const MatX& fine_modes) {
+  const Eigen::Index s = std::min(coarse_modes.cols(), fine_modes.cols());
+  MatX BU(fine.num_free(), s);
+  VecX full = VecX::Zero(coarse.dofs().num_full());
+  for (Eigen::Index j = 0; j < s; ++j) {
+    full.setZero();
+    coarse.dofs().scatter(coarse_modes.col(j), full);
+    const VecX at_fine = embedding.interpolate_flat(coarse_mesh, full);
+    VecX col = fine.restrict_vector(at_fine);
+    const double norm = std::sqrt(std::max(col.dot(fine.apply_mass(col)), 0.0));
+    BU.col(j) = norm > 0 ? VecX(col / norm) : col;
+  }
+  MatX MUf(fine.num_free(), s);
+  for (Eigen::Index j = 0; j < s; ++j) MUf.col(j) = fine.apply_mass(fine_modes.col(j));
+  const MatX C = (BU.transpose() * MUf).cwiseAbs();
+  return C.colwise().maxCoeff().transpose();
+}
+
+VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes) {
+  const Eigen::Index s = std::min(modes.cols(), rest_modes.cols());
+  MatX MUr(model.num_free(), s);
+  for (Eigen::Index j = 0; j < s; ++j) MUr.col(j) = model.apply_mass(rest_modes.col(j));
+  const MatX C = (modes.leftCols(s).transpose() * MUr).cwiseAbs();
+  return C.colwise().maxCoeff().transpose();
+}
+
+int columns_passing(const VecX& column_maxima) {
+  return static_cast<int>((column_maxima.array() > 0.6).count());
+}
+
+bool passes_mode_test(const VecX& column_maxima) {
+  return 2 * columns_passing(column_maxima) >= column_maxima.size();
+}
+
+}  // namespace simrun

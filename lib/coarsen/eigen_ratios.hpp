@@ -1,0 +1,48 @@
+#pragma once
+/// EigenFit's rest-state eigenvalue ratios and its coarse/fine compatibility test (Chen et al.
+/// 2019, digest 003 Secs. 3, 8, 10): r_i = lambda_fine_i / lambda_coarse_i from the consistent
+/// (or lumped, the scene's) mass eigenproblems K u = lambda M u of two meshes of one object at
+/// rest, with the same constraint region.
+#include <string>
+#include <vector>
+
+#include "mesh/embedding.hpp"
+#include "model/model.hpp"
+#include "solve/eigen_solver.hpp"
+
+namespace simrun {
+
+struct EigenRatios {
+  VecX coarse;        ///< lambda_coarse_i at rest, i = 1..rigid + modes, ascending
+  VecX fine;          ///< lambda_fine_i (empty with manual ratios and no fine model)
+  VecX ratios;        ///< r_i: 1 for the rigid modes, else fine / coarse (or manual)
+  int rigid = 0;      ///< leading modes held at ratio 1 (free bodies: 6 each)
+  bool manual = false;
+  MatX coarse_modes;  ///< U_{s,r}: the coarse rest modes (M-orthonormal), for the tracking test
+  MatX fine_modes;    ///< U_{s,r,f}: the fine rest modes (empty with manual ratios)
+};
+
+/// The rest modes of both models and their ratios. `modes` elastic modes are fitted after
+/// `rigid` rigid ones (ratio 1: 0/0 is undefined). `manual` (may be empty) replaces the computed
+/// ratios of the elastic modes in order (missing entries: computed). A non-positive elastic
+/// eigenvalue on either mesh throws InputError naming `what` (the object).
+EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
+                              const std::vector<double>& manual, const std::string& what);
+
+/// Digest 003 Sec. 8 test 2 (with its dimension fix, pitfall 4): C = (B U_c)^T M_f U_f with the
+/// columns of B U_c M_f-normalized; per fitted mode (column of C) the largest |C_ij|. The test
+/// passes when at least half of them exceed 0.6. B embeds the fine mesh's vertices in the coarse
+/// mesh (`embedding`, over full vertex numberings; U's are over free DOFs of each model).
+VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh,
+                                 const Model& fine, const Embedding& embedding,
+                                 const MatX& coarse_modes, const MatX& fine_modes);
+
+/// Digest 003 Sec. 8 test 1: per column of |U^T M U_rest|, the largest entry (how well current
+/// mode j follows some rest mode).
+VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes);
+
+/// The paper's rule for both tests: at least half of the column maxima exceed 1 - 0.4.
+int columns_passing(const VecX& column_maxima);
+bool passes_mode_test(const VecX& column_maxima);
+
+}  // namespace simrun

@@ -1,0 +1,180 @@
+#include "mesh/embedding.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace simrun {
+
+namespace {
+
+/// Closest point to p on triangle (a, b, c), by the Voronoi regions of its vertices, edges and
+/// face (Ericson, Real-Time Collision Detection, Sec. 5.1.5).
+Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + (d1 / (d1 - d3)) * ab;
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + (d2 / (d2 - d6)) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  const double denom = 1.0 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+/// Barycentric coordinates of p in a tet with vertex d and inverse edge matrix inv = [a-d, b-d,
+/// c-d]^-1.
+Eigen::Vector4d barycentric(const Mat3& inv, const Vec3& d, const Vec3& p) {
+  const Vec3 l = inv * (p - d);
+  return {l[0], l[1], l[2], 1.0 - l.sum()};
+}
+
+struct TetGrid {
+  Vec3 origin;
+  double cell = 1.0;
+  Eigen::Vector3i dims;
+  std::vector<std::vector<int>> cells;
+
+  Eigen::Vector3i index(const Vec3& p) const {
+    Eigen::Vector3i i;
+    for (int k = 0; k < 3; ++k)
+      i[k] = std::clamp(static_cast<int>(std::floor((p[k] - origin[k]) / cell)), 0, dims[k] - 1);
+    return i;
+  }
+  int flat(const Eigen::Vector3i& i) const { return (i[2] * dims[1] + i[1]) * dims[0] + i[0]; }
+};
+
+TetGrid build_grid(const TetMesh& mesh) {
+  TetGrid grid;
+  const Vec3 lo = mesh.vertices.colwise().minCoeff().transpose();
+  const Vec3 hi = mesh.vertices.colwise().maxCoeff().transpose();
+  const Vec3 extent = (hi - lo).cwiseMax(1e-12);
+  // About one tet per cell on average, and at most ~1e6 cells.
+  const double volume = extent.prod();
+  const double n = std::clamp<double>(mesh.num_tets(), 1.0, 1e6);
+  grid.cell = std::max(std::cbrt(volume / n), extent.maxCoeff() / 100.0);
+  grid.origin = lo;
+  for (int k = 0; k < 3; ++k)
+    grid.dims[k] = std::max(1, static_cast<int>(std::ceil(extent[k] / grid.cell)));
+  grid.cells.resize(static_cast<size_t>(grid.dims.prod()));
+  for (int t = 0; t < mesh.num_tets(); ++t) {
+    Vec3 tlo = mesh.vertices.row(mesh.tets(t, 0)).transpose(), thi = tlo;
+    for (int a = 1; a < 4; ++a) {
+      tlo = tlo.cwiseMin(mesh.vertices.row(mesh.tets(t, a)).transpose());
+      thi = thi.cwiseMax(mesh.vertices.row(mesh.tets(t, a)).transpose());
+    }
+    const Eigen::Vector3i i0 = grid.index(tlo), i1 = grid.index(thi);
+    for (int z = i0[2]; z <= i1[2]; ++z)
+      for (int y = i0[1]; y <= i1[1]; ++y)
+        for (int x = i0[0]; x <= i1[0]; ++x) grid.cells[grid.flat({x, y, z})].push_back(t);
+  }
+  return grid;
+}
+
+}  // namespace
+
+double point_tet_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c,
+                          const Vec3& d) {
+  Mat3 T;
+  T << a - d, b - d, c - d;
+  const Eigen::Vector4d l = barycentric(T.inverse(), d, p);
+  if (l.minCoeff() >= 0.0) return 0.0;
+  double best = std::numeric_limits<double>::infinity();
+  const Vec3* v[4] = {&a, &b, &c, &d};
+  for (int skip = 0; skip < 4; ++skip) {
+    const Vec3* f[3];
+    for (int k = 0, j = 0; k < 4; ++k)
+      if (k != skip) f[j++] = v[k];
+    best = std::min(best, (p - closest_on_triangle(p, *f[0], *f[1], *f[2])).norm());
+  }
+  return best;
+}
+
+Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
+  const int nt = mesh.num_tets();
+  std::vector<Mat3> inverse(static_cast<size_t>(nt));
+  for (int t = 0; t < nt; ++t) {
+    const Vec3 d = mesh.vertices.row(mesh.tets(t, 3)).transpose();
+    Mat3 T;
+    for (int a = 0; a < 3; ++a) T.col(a) = mesh.vertices.row(mesh.tets(t, a)).transpose() - d;
+    inverse[static_cast<size_t>(t)] = T.inverse();
+  }
+  const TetGrid grid = build_grid(mesh);
+  const auto bary = [&](int t, const Vec3& p) {
+    return barycentric(inverse[static_cast<size_t>(t)],
+                       mesh.vertices.row(mesh.tets(t, 3)).transpose(), p);
+  };
+
+  Embedding e;
+  const int np = static_cast<int>(points.rows());
+  e.tet.assign(static_cast<size_t>(np), -1);
+  e.weights.resize(np, 4);
+  const double inside_tol = -1e-10;
+  for (int i = 0; i < np; ++i) {
+    const Vec3 p = points.row(i).transpose();
+    // Inside the containing tet, or the tet of the cell where it is least outside.
+    int best = -1;
+    double best_min = -std::numeric_limits<double>::infinity();
+    for (int t : grid.cells[grid.flat(grid.index(p))]) {
+      const double m = bary(t, p).minCoeff();
+      if (m > best_min) {
+        best_min = m;
+        best = t;
+      }
+      if (m >= inside_tol) break;
+    }
+    if (best < 0 || best_min < inside_tol) {
+      // Outside every tet: the nearest tet by Euclidean distance (all tets; such points are few).
+      double nearest = std::numeric_limits<double>::infinity();
+      for (int t = 0; t < nt; ++t) {
+        const auto v = [&](int a) { return Vec3(mesh.vertices.row(mesh.tets(t, a)).transpose()); };
+        const double dist = point_tet_distance(p, v(0), v(1), v(2), v(3));
+        if (dist < nearest) {
+          nearest = dist;
+          best = t;
+        }
+      }
+      if (nearest > 0.0) {
+        ++e.num_outside;
+        e.max_outside_distance = std::max(e.max_outside_distance, nearest);
+      }
+    }
+    e.tet[static_cast<size_t>(i)] = best;
+    e.weights.row(i) = bary(best, p).transpose();
+  }
+  return e;
+}
+
+MatX3 Embedding::interpolate(const TetMesh& mesh, const MatX3& vertex_values) const {
+  MatX3 out(num_points(), 3);
+  for (int i = 0; i < num_points(); ++i) {
+    const int t = tet[static_cast<size_t>(i)];
+    Eigen::RowVector3d value = Eigen::RowVector3d::Zero();
+    for (int a = 0; a < 4; ++a) value += weights(i, a) * vertex_values.row(mesh.tets(t, a));
+    out.row(i) = value;
+  }
+  return out;
+}
+
+VecX Embedding::interpolate_flat(const TetMesh& mesh, const VecX& vertex_values) const {
+  VecX out(3 * num_points());
+  for (int i = 0; i < num_points(); ++i) {
+    const int t = tet[static_cast<size_t>(i)];
+    Vec3 value = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) value += weights(i, a) * vertex_values.segment<3>(3 * mesh.tets(t, a));
+    out.segment<3>(3 * i) = value;
+  }
+  return out;
+}
+
+}  // namespace simrun

@@ -1,0 +1,68 @@
+#include "sim/reference_observers.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace simrun {
+
+namespace {
+
+double frequency_hz(double lambda) {
+  return std::isnan(lambda) ? NAN : std::sqrt(std::max(lambda, 0.0)) / (2 * std::numbers::pi);
+}
+
+}  // namespace
+
+void RatiosCsvObserver::begin(const Simulation&, const StepRecord&) {
+  CsvWriter csv(m_path, {"mode", "rigid", "lambda_coarse", "lambda_fine", "ratio",
+                         "frequency_coarse_hz", "frequency_fine_hz", "compatibility"});
+  for (size_t i = 0; i < m_rows.size(); ++i) {
+    const RatioRow& r = m_rows[i];
+    csv.row({static_cast<double>(i + 1), r.rigid ? 1.0 : 0.0, r.lambda_coarse,
+             r.lambda_fine, r.ratio, frequency_hz(r.lambda_coarse), frequency_hz(r.lambda_fine),
+             r.compatibility});
+  }
+}
+
+void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecord& initial) {
+  std::vector<std::string> columns = {"step",        "t",           "max_pos_err",
+                                      "mean_pos_err", "max_vel_err", "mean_vel_err"};
+  for (const char* prefix : {"", "ref_"})
+    for (int i : m_tracked)
+      for (const char* axis : {"x", "y", "z"})
+        columns.push_back(std::string(prefix) + axis + "_" + std::to_string(i));
+  m_csv = std::make_unique<CsvWriter>(m_path, std::move(columns));
+  write(simulation, initial);
+}
+
+void ReferenceErrorObserver::after_step(const Simulation& simulation, const StepRecord& record) {
+  write(simulation, record);
+}
+
+void ReferenceErrorObserver::write(const Simulation& simulation, const StepRecord& record) {
+  const SimulatedSystem& coarse = simulation.primary();
+  const SimulatedSystem& fine = simulation.companions()[static_cast<size_t>(m_reference)];
+  const TetMesh& mesh = coarse.frames().mesh;
+  const VecX x = m_embedding.interpolate_flat(mesh, coarse.full_positions());
+  const VecX v = m_embedding.interpolate_flat(mesh, coarse.full_velocities());
+  const VecX xf = fine.full_positions(), vf = fine.full_velocities();
+  const int n = m_embedding.num_points();
+  double max_p = 0, sum_p = 0, max_v = 0, sum_v = 0;
+  for (int i = 0; i < n; ++i) {
+    const double ep = (x.segment<3>(3 * i) - xf.segment<3>(3 * i)).norm();
+    const double ev = (v.segment<3>(3 * i) - vf.segment<3>(3 * i)).norm();
+    max_p = std::max(max_p, ep);
+    max_v = std::max(max_v, ev);
+    sum_p += ep;
+    sum_v += ev;
+  }
+  std::vector<double> row = {static_cast<double>(record.step), record.t, max_p, sum_p / n, max_v,
+                             sum_v / n};
+  for (const VecX* positions : {&x, &xf})
+    for (int i : m_tracked)
+      for (int k = 0; k < 3; ++k) row.push_back((*positions)[3 * i + k]);
+  m_csv->row(row);
+}
+
+}  // namespace simrun
