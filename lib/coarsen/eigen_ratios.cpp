@@ -16,9 +16,9 @@ std::string number(double x) {
 
 GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& what,
                                     const char* mesh) {
-  require(count <= model.num_free(),
-          what + ": " + std::to_string(count) + " modes requested, but the " + mesh + " mesh has " +
-              std::to_string(model.num_free()) + " free DOFs");
+  require(count <= model.num_free(), what + ": " + std::to_string(count) +
+                                         " modes requested, but the " + mesh + " mesh has " +
+                                         std::to_string(model.num_free()) + " free DOFs");
   SpMat K;
   model.stiffness(model.restrict_vector(model.rest_positions()), K, /*project_psd=*/false);
   GeneralizedEigenResult r = smallest_generalized_eigenpairs(K, model.mass(), count);
@@ -69,9 +69,9 @@ EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
   return out;
 }
 
-VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh,
-                                 const Model& fine, const Embedding& embedding,
-                                 const MatX& coarse_modes, const MatX& fine_modes) {
+VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh, const Model& fine,
+                                 const Embedding& embedding, const MatX& coarse_modes,
+                                 const MatX& fine_modes) {
   const Eigen::Index s = std::min(coarse_modes.cols(), fine_modes.cols());
   MatX BU(fine.num_free(), s);
   VecX full = VecX::Zero(coarse.dofs().num_full());

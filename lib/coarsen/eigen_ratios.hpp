@@ -13,10 +13,10 @@
 namespace simrun {
 
 struct EigenRatios {
-  VecX coarse;        ///< lambda_coarse_i at rest, i = 1..rigid + modes, ascending
-  VecX fine;          ///< lambda_fine_i (empty with manual ratios and no fine model)
-  VecX ratios;        ///< r_i: 1 for the rigid modes, else fine / coarse (or manual)
-  int rigid = 0;      ///< leading modes held at ratio 1 (free bodies: 6 each)
+  VecX coarse;    ///< lambda_coarse_i at rest, i = 1..rigid + modes, ascending
+  VecX fine;      ///< lambda_fine_i (empty with manual ratios and no fine model)
+  VecX ratios;    ///< r_i: 1 for the rigid modes, else fine / coarse (or manual)
+  int rigid = 0;  ///< leading modes held at ratio 1 (free bodies: 6 each)
   bool manual = false;
   MatX coarse_modes;  ///< U_{s,r}: the coarse rest modes (M-orthonormal), for the tracking test
   MatX fine_modes;    ///< U_{s,r,f}: the fine rest modes (empty with manual ratios)
@@ -33,9 +33,9 @@ EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
 /// columns of B U_c M_f-normalized; per fitted mode (column of C) the largest |C_ij|. The test
 /// passes when at least half of them exceed 0.6. B embeds the fine mesh's vertices in the coarse
 /// mesh (`embedding`, over full vertex numberings; U's are over free DOFs of each model).
-VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh,
-                                 const Model& fine, const Embedding& embedding,
-                                 const MatX& coarse_modes, const MatX& fine_modes);
+VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh, const Model& fine,
+                                 const Embedding& embedding, const MatX& coarse_modes,
+                                 const MatX& fine_modes);
 
 /// Digest 003 Sec. 8 test 1: per column of |U^T M U_rest|, the largest entry (how well current
 /// mode j follows some rest mode).

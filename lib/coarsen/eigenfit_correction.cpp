@@ -18,10 +18,11 @@ Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool const
   stats.eigen_solves += 1;
   stats.eigen_iters += r.iterations;
   stats.eigen_products += r.operator_products;
+  stats.eigen_s += r.seconds;
   stats.factorizations += 1 + r.shift_probes;
   if (r.status != Status::kSuccess || r.values.size() < s) {
-    m_failure = "EigenFit: the eigensolve of the " + std::to_string(s) +
-                " lowest modes did not converge";
+    m_failure =
+        "EigenFit: the eigensolve of the " + std::to_string(s) + " lowest modes did not converge";
     return Status::kNotConverging;
   }
   m_U = r.vectors;

@@ -33,6 +33,7 @@ enum class CounterCombine {
   X(eigen_solves,      kSum,  "partial eigendecompositions computed")                            \
   X(eigen_iters,       kSum,  "Lanczos restarts of those eigendecompositions")                   \
   X(eigen_products,    kSum,  "shift-invert operator products of those eigendecompositions")     \
+  X(eigen_s,           kSum,  "wall seconds spent in those eigendecompositions")                  \
   X(obstacle_projections, kSum, "vertices moved out of projected obstacles (spheres) after the step") \
   X(eigenfit_tracked,  kLast, "EigenFit tracking test: fitted modes whose rest mode they follow (|U^T M U_rest| > 0.6)") \
   X(eigenfit_tracking_failed, kSum, "1 when fewer than half of the fitted modes passed the tracking test")

@@ -2,11 +2,23 @@
 
 namespace simrun {
 
+ImplicitMidpoint::ImplicitMidpoint(const IntegratorSettings& settings)
+    : ImplicitIntegrator(settings), m_stage_solver(settings) {
+  if (settings.eigenfit) m_corrected = std::make_unique<CorrectedStageSolver>(settings);
+}
+
 Status ImplicitMidpoint::attempt(Model& model, State& state, double h, StepStats& stats) {
   const double tau = 0.5 * h;
-  m_stage_solver.begin_step(model, state.q);
   VecX x = state.q + tau * state.v;  // q_w
-  const Status status = m_stage_solver.solve(model, recipe_stage(state.q, state.v, tau), x, stats);
+  Status status;
+  if (m_corrected) {
+    status = m_corrected->begin_step(model, x, stats);
+    if (status == Status::kSuccess)
+      status = m_corrected->solve(model, recipe_stage(state.q, state.v, tau), x, stats);
+  } else {
+    m_stage_solver.begin_step(model, state.q);
+    status = m_stage_solver.solve(model, recipe_stage(state.q, state.v, tau), x, stats);
+  }
   if (status != Status::kSuccess) return status;
   const VecX v_w = (x - state.q) / tau;
   state.q = 2.0 * x - state.q;

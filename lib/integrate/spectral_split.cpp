@@ -83,6 +83,7 @@ Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
     stats.eigen_solves += 1;
     stats.eigen_iters += r.iterations;
     stats.eigen_products += r.operator_products;
+    stats.eigen_s += r.seconds;
     // The shift-invert factorization, and the probes that put its shift below an indefinite
     // K's lowest eigenvalue; the back-solves are eigen_products.
     stats.factorizations += 1 + r.shift_probes;

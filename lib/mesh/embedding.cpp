@@ -171,7 +171,8 @@ VecX Embedding::interpolate_flat(const TetMesh& mesh, const VecX& vertex_values)
   for (int i = 0; i < num_points(); ++i) {
     const int t = tet[static_cast<size_t>(i)];
     Vec3 value = Vec3::Zero();
-    for (int a = 0; a < 4; ++a) value += weights(i, a) * vertex_values.segment<3>(3 * mesh.tets(t, a));
+    for (int a = 0; a < 4; ++a)
+      value += weights(i, a) * vertex_values.segment<3>(3 * mesh.tets(t, a));
     out.segment<3>(3 * i) = value;
   }
   return out;

@@ -14,9 +14,9 @@ namespace simrun {
 using MatX4 = Eigen::Matrix<double, Eigen::Dynamic, 4, Eigen::RowMajor>;
 
 struct Embedding {
-  std::vector<int> tet;  ///< per point: the containing (or nearest) tet
-  MatX4 weights;         ///< per point: barycentric coordinates in that tet (sum to 1)
-  int num_outside = 0;   ///< points in no tet (nearest-tet extrapolation)
+  std::vector<int> tet;               ///< per point: the containing (or nearest) tet
+  MatX4 weights;                      ///< per point: barycentric coordinates in that tet (sum to 1)
+  int num_outside = 0;                ///< points in no tet (nearest-tet extrapolation)
   double max_outside_distance = 0.0;  ///< largest distance of such a point to its tet [m]
 
   int num_points() const { return static_cast<int>(tet.size()); }

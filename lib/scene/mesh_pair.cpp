@@ -64,9 +64,10 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   pair.method = common_method(scene);
   const std::string file = scene.source.string() + ": ";
   if (pair.method == EigenFitConfig::Method::kEigenFit)
-    require(scene.integrator.type == "si",
-            file + "/integrator/type: EigenFit is implemented in the 'si' integrator (the "
-                   "paper's SI experiments); '" +
+    require(scene.integrator.type == "si" || scene.integrator.type == "im",
+            file +
+                "/integrator/type: EigenFit is implemented in 'si' and 'im' (the paper's "
+                "integrators); '" +
                 scene.integrator.type + "' does not apply it yet");
 
   pair.reference = build_model(reference_scene(scene));
@@ -84,9 +85,8 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   if (pair.method == EigenFitConfig::Method::kNone) return pair;
   const EigenFitConfig& config = scene.objects.front().eigenfit;
   const std::string where = file + "/objects/0/eigenfit";
-  EigenRatios ratios =
-      rest_eigen_ratios(*pair.coarse.model, pair.reference.model.get(), config.modes,
-                        settings.rigid_modes, config.ratios, where);
+  EigenRatios ratios = rest_eigen_ratios(*pair.coarse.model, pair.reference.model.get(),
+                                         config.modes, settings.rigid_modes, config.ratios, where);
   VecX compatibility = VecX::Constant(ratios.ratios.size(), NAN);
   if (ratios.fine_modes.cols() > 0) {
     const int rigid = ratios.rigid, s = static_cast<int>(ratios.ratios.size()) - rigid;
@@ -94,12 +94,12 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
         *pair.coarse.model, pair.coarse.frames.mesh, *pair.reference.model, pair.embedding,
         ratios.coarse_modes.rightCols(s), ratios.fine_modes.rightCols(s));
     compatibility.tail(s) = maxima;
-    pair.notes.push_back(
-        std::string("eigenfit: coarse/fine compatibility test ") +
-        (passes_mode_test(maxima) ? "passed" : "FAILED (the modes of the two meshes differ; "
-                                               "the paper deems such a pair unusable)") +
-        ": " + std::to_string(columns_passing(maxima)) + " of " + std::to_string(s) +
-        " modes match (|(B U_c)^T M_f U_f| > 0.6)");
+    pair.notes.push_back(std::string("eigenfit: coarse/fine compatibility test ") +
+                         (passes_mode_test(maxima) ? "passed"
+                                                   : "FAILED (the modes of the two meshes differ; "
+                                                     "the paper deems such a pair unusable)") +
+                         ": " + std::to_string(columns_passing(maxima)) + " of " +
+                         std::to_string(s) + " modes match (|(B U_c)^T M_f U_f| > 0.6)");
   }
   std::string listed;
   for (int i = 0; i < ratios.ratios.size(); ++i) {
@@ -112,11 +112,11 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
     pair.ratio_rows.push_back(row);
     if (!row.rigid) listed += (listed.empty() ? "" : " ") + number(row.ratio);
   }
-  pair.notes.push_back(std::string(pair.method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
-                       ": ratios r_i = lambda_fine / lambda_coarse: " + listed +
-                       (ratios.rigid > 0 ? " (" + std::to_string(ratios.rigid) +
-                                               " rigid modes at 1)"
-                                         : std::string()));
+  pair.notes.push_back(
+      std::string(pair.method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
+      ": ratios r_i = lambda_fine / lambda_coarse: " + listed +
+      (ratios.rigid > 0 ? " (" + std::to_string(ratios.rigid) + " rigid modes at 1)"
+                        : std::string()));
 
   if (pair.method == EigenFitConfig::Method::kDac) {
     // Dynamics-aware coarsening as the authors compare it: every E scaled by r_1 (digest 003

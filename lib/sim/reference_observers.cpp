@@ -19,14 +19,13 @@ void RatiosCsvObserver::begin(const Simulation&, const StepRecord&) {
                          "frequency_coarse_hz", "frequency_fine_hz", "compatibility"});
   for (size_t i = 0; i < m_rows.size(); ++i) {
     const RatioRow& r = m_rows[i];
-    csv.row({static_cast<double>(i + 1), r.rigid ? 1.0 : 0.0, r.lambda_coarse,
-             r.lambda_fine, r.ratio, frequency_hz(r.lambda_coarse), frequency_hz(r.lambda_fine),
-             r.compatibility});
+    csv.row({static_cast<double>(i + 1), r.rigid ? 1.0 : 0.0, r.lambda_coarse, r.lambda_fine,
+             r.ratio, frequency_hz(r.lambda_coarse), frequency_hz(r.lambda_fine), r.compatibility});
   }
 }
 
 void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecord& initial) {
-  std::vector<std::string> columns = {"step",        "t",           "max_pos_err",
+  std::vector<std::string> columns = {"step",         "t",           "max_pos_err",
                                       "mean_pos_err", "max_vel_err", "mean_vel_err"};
   for (const char* prefix : {"", "ref_"})
     for (int i : m_tracked)
@@ -57,8 +56,8 @@ void ReferenceErrorObserver::write(const Simulation& simulation, const StepRecor
     sum_p += ep;
     sum_v += ev;
   }
-  std::vector<double> row = {static_cast<double>(record.step), record.t, max_p, sum_p / n, max_v,
-                             sum_v / n};
+  std::vector<double> row = {
+      static_cast<double>(record.step), record.t, max_p, sum_p / n, max_v, sum_v / n};
   for (const VecX* positions : {&x, &xf})
     for (int i : m_tracked)
       for (int k = 0; k < 3; ++k) row.push_back((*positions)[3 * i + k]);

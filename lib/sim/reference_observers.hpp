@@ -14,7 +14,7 @@ namespace simrun {
 
 /// One row per fitted mode, written when the run begins.
 struct RatioRow {
-  bool rigid = false;  ///< a rigid mode of a free body (held at ratio 1)
+  bool rigid = false;                             ///< a rigid mode of a free body (held at ratio 1)
   double lambda_coarse = 0.0, lambda_fine = 0.0;  ///< NaN when not computed (manual ratios)
   double ratio = 1.0;
   double compatibility = 0.0;  ///< largest |(B u_c)^T M_f u_f| of the mode (NaN: not tested)

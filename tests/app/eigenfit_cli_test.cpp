@@ -69,9 +69,9 @@ TEST(EigenFitCli, ErrorOrderingAndOutputs) {
     const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
     ASSERT_EQ(r.code, 0) << r.describe();
     const std::vector<std::string> header = cli::split(cli::lines(out / "error.csv").at(0));
-    const std::vector<std::string> expected = {"step", "t", "max_pos_err", "mean_pos_err",
-                                               "max_vel_err", "mean_vel_err", "x_0", "y_0", "z_0",
-                                               "x_5", "y_5", "z_5", "ref_x_0"};
+    const std::vector<std::string> expected = {
+        "step", "t",   "max_pos_err", "mean_pos_err", "max_vel_err", "mean_vel_err", "x_0",
+        "y_0",  "z_0", "x_5",         "y_5",          "z_5",         "ref_x_0"};
     for (const auto& c : expected)
       EXPECT_NE(std::find(header.begin(), header.end(), c), header.end()) << c;
     const std::vector<double> steps = column(out / "error.csv", "step");
@@ -91,7 +91,8 @@ TEST(EigenFitCli, ErrorOrderingAndOutputs) {
     const std::vector<double> lc = column(out / "ratios.csv", "lambda_coarse");
     const std::vector<double> lf = column(out / "ratios.csv", "lambda_fine");
     EXPECT_NEAR(ratio[0], lf[0] / lc[0], 1e-12);
-    EXPECT_NE(cli::read_file(out / "simrun.log").find("compatibility test passed"), std::string::npos);
+    EXPECT_NE(cli::read_file(out / "simrun.log").find("compatibility test passed"),
+              std::string::npos);
   }
   EXPECT_LT(error[2], error[1]);
   EXPECT_LT(error[1], error[0]);

@@ -116,14 +116,14 @@ TEST(EigenRatios, CoarseMeshIsStifferAndFittedEigenvaluesBecomeTheFineOnes) {
   std::sort(expected.begin(), expected.end());
   ASSERT_EQ(static_cast<Eigen::Index>(expected.size()), fitted.size());
   for (Eigen::Index i = 0; i < fitted.size(); ++i)
-    EXPECT_NEAR(fitted[i], expected[static_cast<size_t>(i)], 1e-8 * expected[static_cast<size_t>(i)])
+    EXPECT_NEAR(fitted[i], expected[static_cast<size_t>(i)],
+                1e-8 * expected[static_cast<size_t>(i)])
         << "eigenvalue " << i;
 }
 
 TEST(EigenRatios, RigidModesOfAFreeBodyStayAtOneAndManualRatiosWin) {
   Bar coarse(Eigen::Vector3i(3, 1, 1), true), fine(Eigen::Vector3i(6, 2, 2), true);
-  const EigenRatios r =
-      rest_eigen_ratios(*coarse.model, fine.model.get(), 3, 6, {0.5}, "test");
+  const EigenRatios r = rest_eigen_ratios(*coarse.model, fine.model.get(), 3, 6, {0.5}, "test");
   ASSERT_EQ(r.ratios.size(), 9);
   for (int i = 0; i < 6; ++i) EXPECT_EQ(r.ratios[i], 1.0);
   EXPECT_EQ(r.ratios[6], 0.5);  // manual
@@ -146,17 +146,18 @@ TEST(EigenRatios, CompatibilityAndTrackingTests) {
                                                   r.coarse_modes, r.fine_modes);
   ASSERT_EQ(compat.size(), 4);
   EXPECT_TRUE(passes_mode_test(compat));
-  for (int i = 0; i < 4; ++i) EXPECT_GT(compat[i], 0.6) << "mode " << i;  // 3 x 1 x 1 cubes: mode 4 is 0.76
+  for (int i = 0; i < 4; ++i)
+    EXPECT_GT(compat[i], 0.6) << "mode " << i;  // 3 x 1 x 1 cubes: mode 4 is 0.76
   // The rule: at least half of the columns above 0.6.
   EXPECT_TRUE(passes_mode_test((VecX(4) << 0.9, 0.7, 0.1, 0.2).finished()));
   EXPECT_FALSE(passes_mode_test((VecX(4) << 0.9, 0.5, 0.1, 0.2).finished()));
   // Tracking: the rest modes follow themselves; a shuffled basis of other modes does not.
-  EXPECT_NEAR(tracking_column_maxima(*coarse.model, r.coarse_modes, r.coarse_modes).minCoeff(),
-              1.0, 1e-9);
-  const EigenRatios higher = rest_eigen_ratios(*coarse.model, nullptr, 8, 0, {1, 1, 1, 1, 1, 1, 1, 1},
-                                               "test");
-  const VecX other = tracking_column_maxima(*coarse.model, higher.coarse_modes.rightCols(4),
-                                            r.coarse_modes);
+  EXPECT_NEAR(tracking_column_maxima(*coarse.model, r.coarse_modes, r.coarse_modes).minCoeff(), 1.0,
+              1e-9);
+  const EigenRatios higher =
+      rest_eigen_ratios(*coarse.model, nullptr, 8, 0, {1, 1, 1, 1, 1, 1, 1, 1}, "test");
+  const VecX other =
+      tracking_column_maxima(*coarse.model, higher.coarse_modes.rightCols(4), r.coarse_modes);
   EXPECT_LT(other.maxCoeff(), 1e-6);
 }
 

@@ -132,3 +132,91 @@ TEST(EigenFitSi, UnitRatiosAreSi) {
 
 }  // namespace
 }  // namespace simrun
+
+namespace simrun {
+namespace {
+
+/// tau |M_lumped^-1 R(x)| for IM's stage with EigenFit's corrected force, modes of K(q_lin)
+/// by a dense eigensolver (corrected_stage.hpp).
+double dense_im_residual(Model& model, const State& start, const State& end, double h,
+                         const VecX& ratios) {
+  const double tau = 0.5 * h;
+  const VecX q_lin = start.q + tau * start.v;
+  const VecX x = 0.5 * (start.q + end.q);
+  SpMat Ks, Krest;
+  model.stiffness(q_lin, Ks, false);
+  model.stiffness(model.restrict_vector(model.rest_positions()), Krest, false);
+  const MatX K = dense(Ks), M = dense(model.mass());
+  const double beta = model.damping().stiffness;
+  const MatX D = model.damping().mass * M + beta * dense(Krest);
+  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(K, M);
+  const int k = static_cast<int>(ratios.size());
+  const MatX U = eig.eigenvectors().leftCols(k);
+  const MatX Y = M * U * (ratios.array() - 1.0).matrix().asDiagonal();
+  const MatX Z = M * U * eig.eigenvalues().head(k).asDiagonal();
+  VecX g, g_el;
+  model.potential_gradient(x, g);
+  model.elastic_gradient(x, g_el);
+  const VecX predicted = start.q + tau * start.v, dc = x - start.q;
+  const VecX R = M * (x - predicted) / (tau * tau) + g + Y * (U.transpose() * g_el) +
+                 (D + beta * Y * Z.transpose()) * dc / tau;
+  return tau * R.cwiseQuotient(model.lumped_mass()).norm();
+}
+
+void expect_im_solves_dense_stage(const std::string& material, double noise, double max_iters) {
+  Body body(material);
+  Model& model = *body.model;
+  const VecX rest = model.restrict_vector(model.rest_positions());
+  State s{rest, VecX::Zero(rest.size()), 0.0};
+  std::mt19937 rng(5);
+  std::normal_distribution<double> normal;
+  for (Eigen::Index i = 0; i < rest.size(); ++i) {
+    s.q[i] += noise * normal(rng);
+    s.v[i] = 0.2 * normal(rng);
+  }
+  const VecX ratios = (VecX(3) << 0.5, 0.8, 0.6).finished();
+  IntegratorSettings settings;
+  settings.newton.tolerance = 1e-10;
+  EigenFitSettings fit;
+  fit.ratios = ratios;
+  settings.eigenfit = std::make_shared<EigenFitCorrection>(fit, make_cholmod_solver);
+  auto im = make_integrator("im", settings);
+  for (int step = 0; step < 3; ++step) {
+    const State start = s;
+    StepStats stats;
+    ASSERT_EQ(im->step(model, s, 0.01, stats), Status::kSuccess);
+    EXPECT_LE(stats.newton_iters, max_iters) << "step " << step;
+    EXPECT_LT(dense_im_residual(model, start, s, 0.01, ratios), 1e-9) << "step " << step;
+  }
+}
+
+TEST(EigenFitIm, LinearSolvesTheCorrectedStageInOneIteration) {
+  expect_im_solves_dense_stage("linear", 0.003, 1);
+}
+
+TEST(EigenFitIm, NeoHookeanSolvesTheCorrectedStageWithFrozenModes) {
+  expect_im_solves_dense_stage("neohookean", 0.005, 8);
+}
+
+TEST(EigenFitIm, UnitRatiosAreImplicitMidpoint) {
+  Body a("neohookean"), b("neohookean");
+  const VecX rest = a.model->restrict_vector(a.model->rest_positions());
+  State s1{rest, VecX::Constant(rest.size(), 0.1), 0.0}, s2 = s1;
+  IntegratorSettings plain_settings, with;
+  plain_settings.newton.tolerance = with.newton.tolerance = 1e-11;
+  EigenFitSettings fit;
+  fit.ratios = VecX::Ones(3);
+  with.eigenfit = std::make_shared<EigenFitCorrection>(fit, make_cholmod_solver);
+  auto plain = make_integrator("im", plain_settings);
+  auto fitted = make_integrator("im", with);
+  StepStats stats;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(plain->step(*a.model, s1, 0.01, stats), Status::kSuccess);
+    ASSERT_EQ(fitted->step(*b.model, s2, 0.01, stats), Status::kSuccess);
+  }
+  EXPECT_LT((s1.q - s2.q).norm(), 1e-10 * s1.q.norm());
+  EXPECT_LT((s1.v - s2.v).norm(), 1e-7 * (1.0 + s1.v.norm()));
+}
+
+}  // namespace
+}  // namespace simrun

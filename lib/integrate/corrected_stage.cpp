@@ -1,0 +1,75 @@
+#include "integrate/corrected_stage.hpp"
+
+#include "core/pattern_algebra.hpp"
+#include "solve/solver_meter.hpp"
+
+namespace simrun {
+
+CorrectedStageSolver::CorrectedStageSolver(const IntegratorSettings& settings)
+    : m_settings(settings), m_solver(settings.linear_solver()) {}
+
+Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepStats& stats) {
+  model.refresh_pattern();
+  m_constant = model.is_quadratic() && model.damping_is_constant();
+  model.stiffness(q_lin, m_K, /*project_psd=*/false);
+  if (model.has_damping()) model.damping_matrix(m_K, m_D);
+  return m_settings.eigenfit->update(model, m_K, m_constant, stats);
+}
+
+Status CorrectedStageSolver::factorize(Model& model, const ImplicitStage& stage, const VecX& x,
+                                       StepStats& stats) {
+  const EigenFitCorrection& fit = *m_settings.eigenfit;
+  if (m_constant && m_factor_version == fit.version() && m_factor_tau == stage.tau &&
+      m_factor_sigma == stage.damping_tau)
+    return Status::kSuccess;  // quadratic model: the same matrix as last time
+  model.stiffness(x, m_K, /*project_psd=*/false);
+  SpMat& A = m_K;  // M / tau^2 + K + D / sigma, in place
+  add_scaled(A, 1.0 / (stage.tau * stage.tau), model.mass());
+  if (model.has_damping()) add_scaled(A, 1.0 / stage.damping_tau, m_D);
+  Status status = m_solver->factorize(A);
+  if (status == Status::kSuccess) {
+    const double weight =
+        1.0 + (model.has_damping() ? model.damping().stiffness / stage.damping_tau : 0.0);
+    const int s = fit.size();
+    status = m_update.setup(*m_solver, weight * fit.Y(), MatX::Identity(s, s), fit.Z());
+    stats.solves += s;
+  }
+  m_factor_version = status == Status::kSuccess ? fit.version() : -1;
+  m_factor_tau = stage.tau;
+  m_factor_sigma = stage.damping_tau;
+  return status;
+}
+
+Status CorrectedStageSolver::solve(Model& model, const ImplicitStage& stage, VecX& x,
+                                   StepStats& stats) {
+  const SolverMeter meter(*m_solver, stats);
+  const EigenFitCorrection& fit = *m_settings.eigenfit;
+  const NewtonSettings& newton = m_settings.newton;
+  const double beta = model.damping().stiffness;
+  VecX g, g_elastic, R, dx;
+  for (int iteration = 0; iteration <= newton.max_iterations; ++iteration) {
+    model.potential_gradient(x, g);
+    model.elastic_gradient(x, g_elastic);
+    R = model.apply_mass(x - stage.predicted) / (stage.tau * stage.tau) + g;
+    VecX y = fit.reduce(g_elastic);
+    if (model.has_damping()) {
+      const VecX dc = x - stage.damping_anchor;
+      R += m_D * dc / stage.damping_tau;
+      y += (beta / stage.damping_tau) * (fit.Z().transpose() * dc);
+    }
+    R += fit.lift_correction(y);
+    stats.residual = stage.tau * R.cwiseQuotient(model.lumped_mass()).norm();
+    if (!std::isfinite(stats.residual)) return Status::kNumericalIssue;
+    if (stats.residual <= newton.tolerance) return Status::kSuccess;
+    if (iteration == newton.max_iterations) break;
+    if (const Status s = factorize(model, stage, x, stats); s != Status::kSuccess) return s;
+    m_update.solve(R, dx);
+    if (!dx.allFinite()) return Status::kNumericalIssue;
+    x -= dx;
+    stats.newton_iters += 1;
+    if (dx.norm() <= stage.tau * newton.tolerance) return Status::kSuccess;
+  }
+  return Status::kNotConverging;
+}
+
+}  // namespace simrun
