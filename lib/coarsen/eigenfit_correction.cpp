@@ -7,6 +7,15 @@ namespace simrun {
 EigenFitCorrection::EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver)
     : m_settings(std::move(settings)), m_eigen(std::move(make_solver)) {}
 
+void EigenFitCorrection::reset(EigenFitSettings settings) {
+  m_settings = std::move(settings);
+  m_have_modes = false;
+  m_active = true;
+  m_eigen.forget_subspace();
+  m_U.resize(0, 0);
+  ++m_version;
+}
+
 Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool constant,
                                   StepStats& stats) {
   const int s = static_cast<int>(m_settings.ratios.size());

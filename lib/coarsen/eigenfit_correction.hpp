@@ -33,6 +33,10 @@ class EigenFitCorrection {
   /// test 1) and counts it in stats. kNotConverging when the eigensolve fails.
   Status update(const Model& model, const SpMat& K, bool constant, StepStats& stats);
 
+  /// New ratios and rest modes (constraints changed at a release): the next update()
+  /// computes the modes afresh.
+  void reset(EigenFitSettings settings);
+
   /// False for a step where the correction is off (tracking failed with the plain fallback).
   bool active() const { return m_active; }
   int size() const { return static_cast<int>(m_U.cols()); }

@@ -190,9 +190,10 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   if (!pair) return simulation;
 
   const std::filesystem::path out = run_settings(scene).out_dir;
-  if (!pair->ratio_rows.empty())
+  if (pair->ratio_log)
     simulation->add_observer(
-        std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_rows));
+        std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_log));
+  if (pair->on_release) simulation->primary().set_release_listener(pair->on_release);
   if (scene.reference_run) {
     const int reference_vertices = pair->reference.frames.mesh.num_vertices();
     for (size_t i = 0; i < scene.reference_track.size(); ++i)

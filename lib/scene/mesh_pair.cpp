@@ -37,15 +37,59 @@ EigenFitConfig::Method common_method(const SceneConfig& scene) {
               file + pointer(i, "/material/E_file") +
                   ": an E file holds one value per tet of this mesh; the reference mesh needs E "
                   "as a function of position: use \"regions\" (not implemented for E files yet)");
-      for (size_t d = 0; d < o.dirichlet.size(); ++d)
+      for (size_t d = 0; d < o.dirichlet.size() && scene.objects.size() > 1; ++d)
         require(o.dirichlet[d].release_step == 0 && !o.dirichlet[d].release_time,
                 file + pointer(i, "/dirichlet/" + std::to_string(d)) +
-                    ": a release changes the constraints, and EigenFit's ratios would have to be "
-                    "recomputed there (not implemented yet)");
+                    ": EigenFit recomputes its ratios at a release in single-object scenes "
+                    "only (the rigid modes of each object would have to be counted apart)");
     }
   }
   return first.eigenfit.method;
 }
+
+std::vector<RatioRow> ratio_rows(const EigenRatios& ratios, const VecX& compatibility) {
+  std::vector<RatioRow> rows;
+  for (int i = 0; i < ratios.ratios.size(); ++i) {
+    RatioRow row;
+    row.rigid = i < ratios.rigid;
+    row.lambda_coarse = ratios.coarse[i];
+    row.lambda_fine = ratios.fine.size() > i ? ratios.fine[i] : NAN;
+    row.ratio = ratios.ratios[i];
+    row.compatibility = compatibility.size() > i ? compatibility[i] : NAN;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+EigenFitSettings fit_settings(const EigenRatios& ratios, const EigenFitConfig& config) {
+  EigenFitSettings fit;
+  fit.ratios = ratios.ratios;
+  fit.rest_modes = ratios.coarse_modes;
+  fit.rigid = ratios.rigid;
+  fit.plain_on_tracking_failure = config.plain_on_tracking_failure;
+  return fit;
+}
+
+/// The release listener of a single-object EigenFit scene: the fine model follows the
+/// constraints of its own schedule, the ratios are recomputed at rest on both meshes (a body
+/// left with no constraint gets its 6 rigid modes at ratio 1), and the correction restarts.
+struct RecomputeAtRelease {
+  std::shared_ptr<Model> fine;
+  DirichletSchedule fine_schedule;
+  std::shared_ptr<EigenFitCorrection> fit;
+  std::shared_ptr<RatioLog> log;
+  EigenFitConfig config;
+  std::string where;
+
+  void operator()(Model& coarse, double t) const {
+    fine->set_fixed_vertices(fine_schedule.constrained_vertices(t));
+    const int rigid = coarse.num_free() == 3 * coarse.num_vertices() ? 6 : 0;
+    const EigenRatios ratios =
+        rest_eigen_ratios(coarse, fine.get(), config.modes, rigid, config.ratios, where);
+    fit->reset(fit_settings(ratios, config));
+    log->entries.emplace_back(t, ratio_rows(ratios, VecX()));
+  }
+};
 
 }  // namespace
 
@@ -101,17 +145,11 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
                          ": " + std::to_string(columns_passing(maxima)) + " of " +
                          std::to_string(s) + " modes match (|(B U_c)^T M_f U_f| > 0.6)");
   }
+  pair.ratio_log = std::make_shared<RatioLog>();
+  pair.ratio_log->entries.emplace_back(0.0, ratio_rows(ratios, compatibility));
   std::string listed;
-  for (int i = 0; i < ratios.ratios.size(); ++i) {
-    RatioRow row;
-    row.rigid = i < ratios.rigid;
-    row.lambda_coarse = ratios.coarse[i];
-    row.lambda_fine = ratios.fine.size() > i ? ratios.fine[i] : NAN;
-    row.ratio = ratios.ratios[i];
-    row.compatibility = compatibility[i];
-    pair.ratio_rows.push_back(row);
-    if (!row.rigid) listed += (listed.empty() ? "" : " ") + number(row.ratio);
-  }
+  for (int i = ratios.rigid; i < ratios.ratios.size(); ++i)
+    listed += (listed.empty() ? "" : " ") + number(ratios.ratios[i]);
   pair.notes.push_back(
       std::string(pair.method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
       ": ratios r_i = lambda_fine / lambda_coarse: " + listed +
@@ -127,12 +165,18 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
     pair.coarse = build_model(scaled);
     pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + number(r1));
   } else {
-    EigenFitSettings fit;
-    fit.ratios = ratios.ratios;
-    fit.rest_modes = ratios.coarse_modes;
-    fit.rigid = ratios.rigid;
-    fit.plain_on_tracking_failure = config.plain_on_tracking_failure;
-    pair.eigenfit = std::make_shared<EigenFitCorrection>(fit, settings.linear_solver);
+    pair.eigenfit =
+        std::make_shared<EigenFitCorrection>(fit_settings(ratios, config), settings.linear_solver);
+    if (pair.coarse.schedule && pair.coarse.schedule->has_releases()) {
+      // A fine model of its own: the reference run's (if any) steps on its own schedule.
+      BuiltModel fine = build_model(reference_scene(scene));
+      pair.on_release = RecomputeAtRelease{std::shared_ptr<Model>(std::move(fine.model)),
+                                           *fine.schedule,
+                                           pair.eigenfit,
+                                           pair.ratio_log,
+                                           config,
+                                           where};
+    }
   }
   pair.ratios = std::move(ratios);
   return pair;

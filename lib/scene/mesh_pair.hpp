@@ -26,8 +26,11 @@ struct MeshPair {
   BuiltModel reference;  ///< the fine model
   Embedding embedding;   ///< reference vertices in the run's mesh (rest)
   std::optional<EigenRatios> ratios;
-  std::vector<RatioRow> ratio_rows;
+  std::shared_ptr<RatioLog> ratio_log;           ///< the rest ratios, then each recomputation
   std::shared_ptr<EigenFitCorrection> eigenfit;  ///< method kEigenFit only
+  /// EigenFit with releases: recomputes the ratios on both meshes with the new constraints
+  /// (paper Sec. 4.2.1) and resets the correction; empty otherwise.
+  SimulatedSystem::ReleaseListener on_release;
   std::vector<std::string> notes;
 };
 

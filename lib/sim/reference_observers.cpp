@@ -15,12 +15,25 @@ double frequency_hz(double lambda) {
 }  // namespace
 
 void RatiosCsvObserver::begin(const Simulation&, const StepRecord&) {
-  CsvWriter csv(m_path, {"mode", "rigid", "lambda_coarse", "lambda_fine", "ratio",
-                         "frequency_coarse_hz", "frequency_fine_hz", "compatibility"});
-  for (size_t i = 0; i < m_rows.size(); ++i) {
-    const RatioRow& r = m_rows[i];
-    csv.row({static_cast<double>(i + 1), r.rigid ? 1.0 : 0.0, r.lambda_coarse, r.lambda_fine,
-             r.ratio, frequency_hz(r.lambda_coarse), frequency_hz(r.lambda_fine), r.compatibility});
+  m_csv = std::make_unique<CsvWriter>(
+      m_path,
+      std::vector<std::string>{"t", "mode", "rigid", "lambda_coarse", "lambda_fine", "ratio",
+                               "frequency_coarse_hz", "frequency_fine_hz", "compatibility"});
+  m_written = 0;
+  write_new_entries();
+}
+
+void RatiosCsvObserver::after_step(const Simulation&, const StepRecord&) { write_new_entries(); }
+
+void RatiosCsvObserver::write_new_entries() {
+  for (; m_written < m_log->entries.size(); ++m_written) {
+    const auto& [t, rows] = m_log->entries[m_written];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const RatioRow& r = rows[i];
+      m_csv->row({t, static_cast<double>(i + 1), r.rigid ? 1.0 : 0.0, r.lambda_coarse,
+                  r.lambda_fine, r.ratio, frequency_hz(r.lambda_coarse),
+                  frequency_hz(r.lambda_fine), r.compatibility});
+    }
   }
 }
 

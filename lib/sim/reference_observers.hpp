@@ -4,6 +4,7 @@
 /// vertices driven by the run, x_f = B x_c, against the reference run).
 #include <filesystem>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "io/csv_writer.hpp"
@@ -20,18 +21,28 @@ struct RatioRow {
   double compatibility = 0.0;  ///< largest |(B u_c)^T M_f u_f| of the mode (NaN: not tested)
 };
 
-/// ratios.csv: mode,rigid (1/0),lambda_coarse,lambda_fine,ratio,frequency_coarse_hz,
-/// frequency_fine_hz,compatibility.
+/// The ratios in force from time t on: at rest (t = 0) and after every release.
+struct RatioLog {
+  std::vector<std::pair<double, std::vector<RatioRow>>> entries;
+};
+
+/// ratios.csv: t,mode,rigid (1/0),lambda_coarse,lambda_fine,ratio,frequency_coarse_hz,
+/// frequency_fine_hz,compatibility; the rest-state rows (t = 0) when the run begins, and the
+/// rows of every recomputation (a release at time t) after the step that made them.
 class RatiosCsvObserver final : public StepObserver {
  public:
-  RatiosCsvObserver(std::filesystem::path path, std::vector<RatioRow> rows)
-      : m_path(std::move(path)), m_rows(std::move(rows)) {}
+  RatiosCsvObserver(std::filesystem::path path, std::shared_ptr<const RatioLog> log)
+      : m_path(std::move(path)), m_log(std::move(log)) {}
   void begin(const Simulation& simulation, const StepRecord& initial) override;
-  void after_step(const Simulation&, const StepRecord&) override {}
+  void after_step(const Simulation& simulation, const StepRecord& record) override;
 
  private:
+  void write_new_entries();
+
   std::filesystem::path m_path;
-  std::vector<RatioRow> m_rows;
+  std::shared_ptr<const RatioLog> m_log;
+  std::unique_ptr<CsvWriter> m_csv;
+  size_t m_written = 0;
 };
 
 /// error.csv: step,t,max_pos_err,mean_pos_err,max_vel_err,mean_vel_err over the reference

@@ -39,6 +39,7 @@ void SimulatedSystem::apply_releases() {
   m_state.q = m_model->restrict_vector(x);
   m_state.v = m_model->restrict_vector(v);
   m_constrained = std::move(constrained);
+  if (m_release_listener) m_release_listener(*m_model, m_state.t);
   m_integrator = m_make_integrator();
 }
 

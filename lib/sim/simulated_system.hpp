@@ -54,6 +54,11 @@ class SimulatedSystem {
     m_projections.push_back(std::move(projection));
   }
 
+  /// Called at every release, after the model's DOF map changed and before the integrator is
+  /// remade, with the model and the time (EigenFit recomputes its ratios there).
+  using ReleaseListener = std::function<void(Model& model, double t)>;
+  void set_release_listener(ReleaseListener listener) { m_release_listener = std::move(listener); }
+
   /// Puts the model at the state's time (prescribed positions, loads). Called once before the
   /// first step.
   void begin();
@@ -98,6 +103,7 @@ class SimulatedSystem {
   VecX m_x_prescribed, m_v_prescribed;  ///< full prescribed state (constrained entries)
   bool m_driven_loads = false;
   std::vector<std::unique_ptr<StateProjection>> m_projections;
+  ReleaseListener m_release_listener;
 };
 
 }  // namespace simrun

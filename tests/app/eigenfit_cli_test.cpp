@@ -147,3 +147,37 @@ TEST(EigenFitCli, BadInputNamesThePointer) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(EigenFitCli, RatiosAreRecomputedAtARelease) {
+  TempDir tmp;
+  json s = bar_scene("eigenfit");
+  // Both ends held; the +x end is let go at t = 0.2 s: the bar goes from clamped-clamped to a
+  // cantilever, whose modes and ratios differ.
+  s["objects"][0]["dirichlet"].push_back(
+      json::parse(R"({ "select": { "side": "+x" }, "release_time": 0.2 })"));
+  s["objects"][0]["initial"] = json::object();
+  s["gravity"] = json::array({0, -9.81, 0});
+  const auto scene = tmp.write("release.json", s);
+  const fs::path out = tmp / "release";
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const std::vector<double> t = column(out / "ratios.csv", "t");
+  const std::vector<double> ratio = column(out / "ratios.csv", "ratio");
+  const std::vector<double> lc = column(out / "ratios.csv", "lambda_coarse");
+  ASSERT_EQ(t.size(), 12u);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(t[static_cast<size_t>(i)], 0.0);
+    EXPECT_NEAR(t[static_cast<size_t>(i + 6)], 0.2, 1e-12);
+    EXPECT_LT(ratio[static_cast<size_t>(i + 6)], 1.0);
+  }
+  // The cantilever's first mode is far softer than the clamped-clamped bar's.
+  EXPECT_LT(lc[6], 0.5 * lc[0]);
+  EXPECT_NE(ratio[0], ratio[6]);
+  // The run after the release keeps the error small (the correction restarted, not stale).
+  const std::vector<double> err = column(out / "error.csv", "max_pos_err");
+  EXPECT_LT(err.back(), 0.05);
+}
+
+}  // namespace
