@@ -65,7 +65,7 @@ BuiltModel build_model(const SceneConfig& scene) {
       lumped_mass_per_dof(elements, objects.density, objects.num_vertices()) + objects.point_mass;
   SceneTerms terms = make_energy_terms(scene, objects, elements, nodal_mass, built.frames.surface);
   built.time_dependent_loads = terms.time_dependent_loads;
-  SceneObstacles obstacles = make_obstacles(scene, objects);
+  SceneObstacles obstacles = make_obstacles(scene, objects, nodal_mass);
   for (auto& term : obstacles.terms) terms.terms.push_back(std::move(term));
   built.projections = std::move(obstacles.projections);
 

@@ -99,7 +99,7 @@ struct ObstacleConfig {
   Kind kind = Kind::kPlane;
   Vec3 point = Vec3::Zero();    ///< plane: a point on it [m]
   Vec3 normal = Vec3::UnitY();  ///< plane: towards the allowed side (normalized by the factory)
-  double stiffness = 0.0;       ///< plane: penalty per vertex [N/m]
+  double stiffness = 0.0;       ///< plane: penalty per vertex [N/m]; 0 = not given (default)
   Vec3 center = Vec3::Zero();   ///< sphere [m]
   double radius = 0.0;          ///< sphere [m]
 };

@@ -103,7 +103,7 @@ ObstacleConfig obstacle_from_json(const json& j) {
     o.kind = ObstacleConfig::Kind::kPlane;
     o.point = vec3(plane.at("point"));
     o.normal = vec3(plane.at("normal"));
-    o.stiffness = plane.at("stiffness").get<double>();
+    o.stiffness = plane.value("stiffness", 0.0);  // 0: the factory's default
   } else {
     const json& sphere = j.at("sphere");
     o.kind = ObstacleConfig::Kind::kSphere;

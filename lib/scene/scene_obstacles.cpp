@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numbers>
 
 #include "contact/penalty_plane.hpp"
 #include "contact/sphere_obstacle.hpp"
@@ -58,7 +59,13 @@ std::string describe_vertex(const SceneConfig& scene, const MergedObjects& objec
 
 }  // namespace
 
-SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& objects) {
+double default_plane_stiffness(double max_vertex_mass, double dt) {
+  const double omega = 2.0 * std::numbers::pi / (10.0 * dt);
+  return max_vertex_mass * omega * omega;
+}
+
+SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& objects,
+                              const VecX& nodal_mass) {
   SceneObstacles out;
   int planes = 0, spheres = 0;
   for (size_t k = 0; k < scene.obstacles.size(); ++k) {
@@ -67,10 +74,19 @@ SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& obj
     if (o.kind == ObstacleConfig::Kind::kPlane) {
       require(o.normal.norm() > 0.0,
               at + "plane/normal: expected a non-zero normal, found [0,0,0]");
-      require(o.stiffness > 0.0,
-              at + "plane/stiffness: expected a number > 0, found " + short_number(o.stiffness));
+      double stiffness = o.stiffness;
+      if (stiffness == 0.0) {
+        stiffness =
+            default_plane_stiffness(nodal_mass.size() ? nodal_mass.maxCoeff() : 0.0, scene.time.dt);
+        require(stiffness > 0.0, at + "plane/stiffness: no vertex has mass to derive a default "
+                                      "from; give the stiffness [N/m]");
+        out.notes.push_back("obstacles: /obstacles/" + std::to_string(k) +
+                            "/plane/stiffness not given: " + short_number(stiffness) +
+                            " N/m (the heaviest vertex, " + short_number(nodal_mass.maxCoeff()) +
+                            " kg, oscillates on it with a period of 10 steps)");
+      }
       auto plane =
-          std::make_unique<PenaltyPlane>(o.point, o.normal, o.stiffness, objects.num_vertices());
+          std::make_unique<PenaltyPlane>(o.point, o.normal, stiffness, objects.num_vertices());
       const Violation v =
           deepest_violation(objects, [&](const Vec3& x) { return plane->signed_distance(x); });
       require(v.vertex < 0, at + describe_vertex(scene, objects, v.vertex) + " starts " +

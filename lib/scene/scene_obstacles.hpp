@@ -21,6 +21,12 @@ struct SceneObstacles {
 /// "<file>: /obstacles/N: vertex V of object 'name' (/objects/i) starts D m below the plane ..."
 /// when a vertex starts (at its initial position) below a plane or inside a sphere by more than
 /// rounding: the penalty would fire a huge force at t = 0 and the projection would teleport it.
-SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& objects);
+/// nodal_mass: lumped mass per full DOF [kg] (for the planes' default stiffness).
+SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& objects,
+                              const VecX& nodal_mass);
+
+/// A plane's default penalty stiffness: the heaviest vertex on it oscillates with a period of
+/// 10 steps, k = m_max (2 pi / (10 dt))^2 [N/m].
+double default_plane_stiffness(double max_vertex_mass, double dt);
 
 }  // namespace simrun

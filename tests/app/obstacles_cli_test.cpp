@@ -123,6 +123,19 @@ TEST(ObstaclesCli, ObjectStartingInsideTheSphereNamesObjectAndVertex) {
                        "0.05 m inside the sphere", "1 vertex inside"});
 }
 
+TEST(ObstaclesCli, PlaneWithoutStiffnessGetsTheDefault) {
+  // The interface contract's example: a floor with only point and normal.
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["obstacles"] = json::parse(R"([{"plane": {"point": [0, -0.01, 0], "normal": [0, 1, 0]}}])");
+  const auto scene = tmp.write("contract.json", s);
+  const Result r = cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.describe();
+  const std::string log = cli::read_file(tmp / "out" / "simrun.log");
+  EXPECT_NE(log.find("/obstacles/0/plane/stiffness not given"), std::string::npos) << log;
+  EXPECT_NE(log.find("period of 10 steps"), std::string::npos) << log;
+}
+
 TEST(ObstaclesCli, ObjectRestingOnThePlaneIsFine) {
   TempDir tmp;
   json s = cli::tiny_scene();  // bottom face exactly at y = 0
