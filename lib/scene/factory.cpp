@@ -9,6 +9,7 @@
 #include "scene/mesh_pair.hpp"
 #include "scene/object_pieces.hpp"
 #include "scene/scene_obstacles.hpp"
+#include "sim/output_observers.hpp"
 
 namespace simrun {
 
@@ -194,6 +195,24 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     simulation->add_observer(
         std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_log));
   if (pair->on_release) simulation->primary().set_release_listener(pair->on_release);
+  // The reference mesh driven by the run (x_f = B x_c) in OUT/embedded/, and the reference run
+  // itself in OUT/reference/, with the run's frame settings.
+  const RunSettings frames = run_settings(scene);
+  const auto frame_observer = [&](const char* folder, FrameData data,
+                                  FrameObserver::Source source) {
+    return std::make_unique<FrameObserver>(out / folder, frames.write_vtu, frames.write_surface,
+                                           frames.output_every, frames.output_interval,
+                                           std::move(data), std::move(source));
+  };
+  if (frames.write_vtu || frames.write_surface) {
+    auto embedding = std::make_shared<const Embedding>(pair->embedding);
+    simulation->add_observer(frame_observer(
+        "embedded", pair->reference.frames, [embedding](const Simulation& s, VecX& x, VecX& v) {
+          const TetMesh& coarse = s.primary().frames().mesh;
+          x = embedding->interpolate_flat(coarse, s.primary().full_positions());
+          v = embedding->interpolate_flat(coarse, s.primary().full_velocities());
+        }));
+  }
   if (scene.reference_run) {
     const int reference_vertices = pair->reference.frames.mesh.num_vertices();
     for (size_t i = 0; i < scene.reference_track.size(); ++i)
@@ -204,6 +223,12 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                   "meshes have " +
                   std::to_string(reference_vertices) + " vertices)");
     IntegratorSettings plain = integrator_settings(scene);  // no EigenFit on the reference
+    if (frames.write_vtu || frames.write_surface)
+      simulation->add_observer(frame_observer("reference", pair->reference.frames,
+                                              [](const Simulation& s, VecX& x, VecX& v) {
+                                                x = s.companions().front().full_positions();
+                                                v = s.companions().front().full_velocities();
+                                              }));
     simulation->add_companion(
         make_system(scene.name + " (reference)", std::move(pair->reference), type, plain));
     simulation->add_observer(std::make_unique<ReferenceErrorObserver>(

@@ -34,9 +34,19 @@ FrameObserver::FrameObserver(const std::filesystem::path& out_dir, bool vtu, boo
                              int every, double interval)
     : m_out_dir(out_dir), m_vtu(vtu), m_surface(surface), m_every(every), m_interval(interval) {}
 
+FrameObserver::FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface,
+                             int every, double interval, FrameData frames, Source source)
+    : m_out_dir(out_dir),
+      m_vtu(vtu),
+      m_surface(surface),
+      m_every(every),
+      m_interval(interval),
+      m_frames(std::make_unique<FrameData>(std::move(frames))),
+      m_source(std::move(source)) {}
+
 void FrameObserver::begin(const Simulation& simulation, const StepRecord& initial) {
-  m_writer =
-      std::make_unique<FrameWriter>(m_out_dir, m_vtu, m_surface, simulation.primary().frames());
+  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_vtu, m_surface,
+                                           m_frames ? *m_frames : simulation.primary().frames());
   m_last_t = initial.t;
   write(simulation, initial);
 }
@@ -59,6 +69,12 @@ void FrameObserver::after_step(const Simulation& simulation, const StepRecord& r
 }
 
 void FrameObserver::write(const Simulation& simulation, const StepRecord& record) {
+  if (m_source) {
+    VecX x, v;
+    m_source(simulation, x, v);
+    m_writer->write(static_cast<int>(record.step), record.t, x, v);
+    return;
+  }
   const SimulatedSystem& system = simulation.primary();
   m_writer->write(static_cast<int>(record.step), record.t, system.full_positions(),
                   system.full_velocities());

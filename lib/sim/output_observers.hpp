@@ -2,6 +2,7 @@
 /// The observers that write a run's output folder: energy.csv, stats.csv and the frames
 /// (frames/*.vtu + frames.pvd, surface/*.obj).
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "io/csv_writer.hpp"
@@ -39,8 +40,15 @@ class StatsCsvObserver final : public StepObserver {
 /// passes a multiple of the interval) and at the last step.
 class FrameObserver final : public StepObserver {
  public:
+  /// Full positions and velocities of the frames' mesh at the simulation's current state.
+  using Source = std::function<void(const Simulation&, VecX& x, VecX& v)>;
+
   FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface, int every,
                 double interval);
+  /// Frames of another mesh (`frames`) whose state `source` gives: a companion system, or a
+  /// finer mesh driven by the primary one through an embedding.
+  FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface, int every,
+                double interval, FrameData frames, Source source);
   void begin(const Simulation& simulation, const StepRecord& initial) override;
   void after_step(const Simulation& simulation, const StepRecord& record) override;
   void finish(const Simulation& simulation, RunResult& result) override;
@@ -53,7 +61,9 @@ class FrameObserver final : public StepObserver {
   bool m_vtu, m_surface;
   int m_every;
   double m_interval;
-  double m_last_t = 0.0;  ///< time of the previous accepted step
+  double m_last_t = 0.0;                ///< time of the previous accepted step
+  std::unique_ptr<FrameData> m_frames;  ///< another mesh's frame data (with a source)
+  Source m_source;
   std::unique_ptr<FrameWriter> m_writer;
 };
 

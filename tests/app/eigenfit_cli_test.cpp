@@ -181,3 +181,29 @@ TEST(EigenFitCli, RatiosAreRecomputedAtARelease) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(EigenFitCli, WritesEmbeddedAndReferenceFrames) {
+  TempDir tmp;
+  json s = bar_scene("eigenfit");
+  s["time"]["steps"] = 4;
+  s["output"]["frames"] = json::array({"vtu"});
+  s["output"]["surface"] = true;
+  const auto scene = tmp.write("frames.json", s);
+  const fs::path out = tmp / "frames";
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  // The reference mesh (16 x 4 x 4 cubes: 17 x 5 x 5 = 425 vertices) driven by the run, and the
+  // reference run itself, each as a ParaView collection and OBJ surfaces.
+  for (const char* folder : {"embedded", "reference"}) {
+    EXPECT_TRUE(fs::exists(out / folder / "frames.pvd")) << folder;
+    EXPECT_EQ(cli::count_files(out / folder / "frames", ".vtu"), 5) << folder;
+    EXPECT_EQ(cli::count_files(out / folder / "surface", ".obj"), 5) << folder;
+    const std::string vtu = cli::read_file(out / folder / "frames" / "000004.vtu");
+    EXPECT_NE(vtu.find("NumberOfPoints=\"425\""), std::string::npos) << folder;
+  }
+  EXPECT_EQ(cli::count_files(out / "frames", ".vtu"), 5);
+}
+
+}  // namespace
