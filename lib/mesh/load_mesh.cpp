@@ -13,7 +13,8 @@
 namespace simrun {
 
 TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, double max_volume,
-                       int target_tets, int* num_flipped) {
+                       int target_tets, int* num_flipped, int surface_faces,
+                       DecimationResult* decimation) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -25,8 +26,13 @@ TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, 
   if (ext == ".mesh") return read_medit(path, num_flipped);
   if (ext == ".msh") return read_gmsh(path, num_flipped);
   if (ext == ".off" || ext == ".obj" || ext == ".stl") {
-    return tetrahedralize(read_surface(path), quality_ratio, max_volume, target_tets,
-                          path.string());
+    SurfaceMesh surface = read_surface(path);
+    if (surface_faces > 0 && surface_faces < surface.num_faces()) {
+      DecimationResult d = decimate_surface(surface, surface_faces);
+      surface = std::move(d.surface);
+      if (decimation) *decimation = std::move(d);
+    }
+    return tetrahedralize(surface, quality_ratio, max_volume, target_tets, path.string());
   }
   throw InputError("mesh file '" + path.string() + "': unknown extension '" + ext +
                    "', expected .node, .ele, .mesh, .msh, .off, .obj or .stl");

@@ -37,8 +37,16 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
   } else if (m.kind == MeshConfig::Kind::kCloth) {
     mesh = make_cloth(m.cloth_size, m.cloth_particles, m.cloth_shear);
   } else {
+    DecimationResult decimation;
     mesh = load_mesh_file(m.file, m.tetgen.quality, m.tetgen.max_volume, m.tetgen.target_tets,
-                          &flipped);
+                          &flipped, m.tetgen.surface_faces, &decimation);
+    if (decimation.collapses > 0)
+      notes.push_back(object_pointer(index) + " (" + object.name + "): surface simplified to " +
+                      std::to_string(decimation.surface.num_faces()) + " triangles (" +
+                      std::to_string(decimation.collapses) +
+                      " edge collapses, largest quadric "
+                      "error " +
+                      std::to_string(decimation.max_error) + " m)");
   }
   const TransformConfig& t = m.transform;
   flipped += transform_mesh(mesh, t.scale, t.rotate_axis, t.rotate_deg, t.translate);

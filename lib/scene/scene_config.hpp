@@ -16,6 +16,7 @@ struct TetgenOptions {
   double quality = 2.0;     ///< max radius-edge ratio (TetGen -q); 0 disables quality refinement
   double max_volume = 0.0;  ///< max tet volume [m^3] (TetGen -a); 0 = unbounded
   int target_tets = 0;      ///< approximate tet count; sets max_volume = volume / target_tets
+  int surface_faces = 0;    ///< simplify the surface to at most this many triangles first; 0 = no
 };
 
 struct TransformConfig {

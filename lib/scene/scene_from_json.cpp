@@ -44,6 +44,7 @@ MeshConfig mesh_from_json(const json& j) {
     m.tetgen.quality = t.at("quality").get<double>();
     m.tetgen.max_volume = t.at("max_volume").get<double>();
     m.tetgen.target_tets = t.at("target_tets").get<int>();
+    m.tetgen.surface_faces = t.at("surface_faces").get<int>();
   }
   const json& t = j.at("transform");
   const json& scale = t.at("scale");
