@@ -7,6 +7,7 @@
 #   SIMRUN_BENCH_FILTER regex of the benchmarks to keep (default: all)
 #   SIMRUN_BENCH_PEER   0 skips the FEniCSx comparison (benchmarks/peer_fenicsx.py)
 #   SIMRUN_BENCH_EXP    0 skips the exponential integrators' scenes (benchmarks/exponential_scenes.py)
+#   SIMRUN_BENCH_EIGENFIT 0 skips EigenFit's cost (benchmarks/eigenfit_scenes.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SIMRUN_BUILD_DIR:-build}
@@ -136,5 +137,11 @@ fi
 if [ "${SIMRUN_BENCH_EXP:-1}" != 0 ]; then
   echo
   /usr/bin/python3 "$root/benchmarks/exponential_scenes.py" --simrun "$build/apps/simrun/simrun" || true
+fi
+
+# EigenFit's cost against plain coarse and fine runs (issue 7; SIMRUN_BENCH_EIGENFIT=0 skips it).
+if [ "${SIMRUN_BENCH_EIGENFIT:-1}" != 0 ]; then
+  echo
+  /usr/bin/python3 "$root/benchmarks/eigenfit_scenes.py" --simrun "$build/apps/simrun/simrun" || true
 fi
 exit 0
