@@ -71,7 +71,7 @@ EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
 
 VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh, const Model& fine,
                                  const Embedding& embedding, const MatX& coarse_modes,
-                                 const MatX& fine_modes) {
+                                 const MatX& fine_modes, std::vector<int>* matched_fine_mode) {
   const Eigen::Index s = std::min(coarse_modes.cols(), fine_modes.cols());
   MatX BU(fine.num_free(), s);
   VecX full = VecX::Zero(coarse.dofs().num_full());
@@ -85,8 +85,16 @@ VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh
   }
   MatX MUf(fine.num_free(), s);
   for (Eigen::Index j = 0; j < s; ++j) MUf.col(j) = fine.apply_mass(fine_modes.col(j));
+  // C(i, j) = |(B u_c,i)^T M_f u_f,j|: row i belongs to coarse mode i.
   const MatX C = (BU.transpose() * MUf).cwiseAbs();
-  return C.colwise().maxCoeff().transpose();
+  VecX maxima(s);
+  if (matched_fine_mode) matched_fine_mode->assign(static_cast<size_t>(s), -1);
+  for (Eigen::Index i = 0; i < s; ++i) {
+    Eigen::Index j = 0;
+    maxima[i] = C.row(i).maxCoeff(&j);
+    if (matched_fine_mode) (*matched_fine_mode)[static_cast<size_t>(i)] = static_cast<int>(j);
+  }
+  return maxima;
 }
 
 VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes) {

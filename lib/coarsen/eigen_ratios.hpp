@@ -35,7 +35,11 @@ EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
 /// mesh (`embedding`, over full vertex numberings; U's are over free DOFs of each model).
 VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh, const Model& fine,
                                  const Embedding& embedding, const MatX& coarse_modes,
-                                 const MatX& fine_modes);
+                                 const MatX& fine_modes,
+                                 std::vector<int>* matched_fine_mode = nullptr);
+/// (`matched_fine_mode`, if given: per coarse mode, the fine mode of its largest entry. The
+/// ratios pair modes by index, so a match at another index means the two meshes order their
+/// modes differently and one mode's ratio is applied to another.)
 
 /// Digest 003 Sec. 8 test 1: per column of |U^T M U_rest|, the largest entry (how well current
 /// mode j follows some rest mode).

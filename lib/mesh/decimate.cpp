@@ -106,8 +106,8 @@ class Decimator {
         best_cost = cost(x);
       }
     }
-    m_heap.push({best_cost, a, b, m_stamp[static_cast<size_t>(a)], m_stamp[static_cast<size_t>(b)],
-                 best});
+    m_heap.push(
+        {best_cost, a, b, m_stamp[static_cast<size_t>(a)], m_stamp[static_cast<size_t>(b)], best});
   }
 
   /// Collapses edge (a, b) into a at position p; false (nothing changed) when a check fails.
@@ -192,7 +192,8 @@ class Decimator {
     for (size_t f = 0; f < m_face_alive.size(); ++f)
       if (m_face_alive[f]) {
         for (int k = 0; k < 3; ++k)
-          out.faces(f_out, k) = index[static_cast<size_t>(m_faces(static_cast<Eigen::Index>(f), k))];
+          out.faces(f_out, k) =
+              index[static_cast<size_t>(m_faces(static_cast<Eigen::Index>(f), k))];
         ++f_out;
       }
     return out;

@@ -134,10 +134,21 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   VecX compatibility = VecX::Constant(ratios.ratios.size(), NAN);
   if (ratios.fine_modes.cols() > 0) {
     const int rigid = ratios.rigid, s = static_cast<int>(ratios.ratios.size()) - rigid;
+    std::vector<int> matched;
     const VecX maxima = compatibility_column_maxima(
         *pair.coarse.model, pair.coarse.frames.mesh, *pair.reference.model, pair.embedding,
-        ratios.coarse_modes.rightCols(s), ratios.fine_modes.rightCols(s));
+        ratios.coarse_modes.rightCols(s), ratios.fine_modes.rightCols(s), &matched);
     compatibility.tail(s) = maxima;
+    std::string swapped;
+    for (int k = 0; k < s; ++k)
+      if (matched[static_cast<size_t>(k)] != k)
+        swapped += (swapped.empty() ? "" : ", ") + std::to_string(k + 1) + " -> " +
+                   std::to_string(matched[static_cast<size_t>(k)] + 1);
+    if (!swapped.empty())
+      pair.notes.push_back(
+          "eigenfit: warning: coarse modes look most like fine modes of another index (" + swapped +
+          "): the ratios pair modes by index, so these modes get another mode's ratio; give "
+          "\"ratios\" by hand or use a finer coarse mesh");
     pair.notes.push_back(std::string("eigenfit: coarse/fine compatibility test ") +
                          (passes_mode_test(maxima) ? "passed"
                                                    : "FAILED (the modes of the two meshes differ; "

@@ -142,8 +142,17 @@ TEST(EigenRatios, CompatibilityAndTrackingTests) {
   const EigenRatios r = rest_eigen_ratios(*coarse.model, fine.model.get(), 4, 0, {}, "test");
   const Embedding e = embed_points(coarse.mesh, fine.mesh.vertices);
   EXPECT_EQ(e.num_outside, 0);
+  std::vector<int> matched;
   const VecX compat = compatibility_column_maxima(*coarse.model, coarse.mesh, *fine.model, e,
-                                                  r.coarse_modes, r.fine_modes);
+                                                  r.coarse_modes, r.fine_modes, &matched);
+  ASSERT_EQ(matched.size(), 4u);
+  EXPECT_EQ(matched[0], 0);  // the first bending modes pair up by index
+  // Matching a basis against itself pairs every mode with itself.
+  std::vector<int> self;
+  compatibility_column_maxima(*coarse.model, coarse.mesh, *coarse.model,
+                              embed_points(coarse.mesh, coarse.mesh.vertices), r.coarse_modes,
+                              r.coarse_modes, &self);
+  EXPECT_EQ(self, (std::vector<int>{0, 1, 2, 3}));
   ASSERT_EQ(compat.size(), 4);
   EXPECT_TRUE(passes_mode_test(compat));
   for (int i = 0; i < 4; ++i)

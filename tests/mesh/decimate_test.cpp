@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
-
 #include <cmath>
 #include <map>
 #include <numbers>
