@@ -29,8 +29,8 @@ TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, 
     SurfaceMesh surface = read_surface(path);
     if (surface_faces > 0 && surface_faces < surface.num_faces()) {
       DecimationResult d = decimate_surface(surface, surface_faces);
+      if (decimation) *decimation = d;
       surface = std::move(d.surface);
-      if (decimation) *decimation = std::move(d);
     }
     return tetrahedralize(surface, quality_ratio, max_volume, target_tets, path.string());
   }

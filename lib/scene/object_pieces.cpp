@@ -46,7 +46,7 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
                       std::to_string(decimation.collapses) +
                       " edge collapses, largest quadric "
                       "error " +
-                      std::to_string(decimation.max_error) + " m)");
+                      std::to_string(decimation.max_error) + " in the file's units)");
   }
   const TransformConfig& t = m.transform;
   flipped += transform_mesh(mesh, t.scale, t.rotate_axis, t.rotate_deg, t.translate);
