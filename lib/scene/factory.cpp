@@ -195,6 +195,9 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     simulation->add_observer(
         std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_log));
   if (pair->on_release) simulation->primary().set_release_listener(pair->on_release);
+  if (pair->eigenfit)
+    simulation->add_observer(
+        std::make_unique<EigenvaluesCsvObserver>(out / "eigenvalues.csv", pair->eigenfit));
   // The reference mesh driven by the run (x_f = B x_c) in OUT/embedded/, and the reference run
   // itself in OUT/reference/, with the run's frame settings.
   const RunSettings frames = run_settings(scene);

@@ -37,6 +37,20 @@ void RatiosCsvObserver::write_new_entries() {
   }
 }
 
+void EigenvaluesCsvObserver::after_step(const Simulation&, const StepRecord& record) {
+  const VecX& lambda = m_modes->eigenvalues();
+  if (lambda.size() == 0) return;
+  if (!m_csv) {
+    std::vector<std::string> columns = {"step", "t"};
+    for (Eigen::Index i = 0; i < lambda.size(); ++i)
+      columns.push_back("lambda_" + std::to_string(i + 1));
+    m_csv = std::make_unique<CsvWriter>(m_path, std::move(columns));
+  }
+  std::vector<double> row = {static_cast<double>(record.step), record.t};
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) row.push_back(lambda[i]);
+  m_csv->row(row);
+}
+
 void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecord& initial) {
   std::vector<std::string> columns = {"step",         "t",           "max_pos_err",
                                       "mean_pos_err", "max_vel_err", "mean_vel_err"};

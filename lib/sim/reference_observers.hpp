@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "coarsen/eigenfit_correction.hpp"
 #include "io/csv_writer.hpp"
 #include "mesh/embedding.hpp"
 #include "sim/simulation.hpp"
@@ -43,6 +44,22 @@ class RatiosCsvObserver final : public StepObserver {
   std::shared_ptr<const RatioLog> m_log;
   std::unique_ptr<CsvWriter> m_csv;
   size_t m_written = 0;
+};
+
+/// eigenvalues.csv: step,t,lambda_1..lambda_s: the s lowest eigenvalues of the current stiffness
+/// that EigenFit corrected in the step (EigenFit paper Fig. 5; constant for linear materials), or
+/// nothing for a step whose modes were not computed. `modes` is shared with the integrator.
+class EigenvaluesCsvObserver final : public StepObserver {
+ public:
+  EigenvaluesCsvObserver(std::filesystem::path path,
+                         std::shared_ptr<const EigenFitCorrection> modes)
+      : m_path(std::move(path)), m_modes(std::move(modes)) {}
+  void after_step(const Simulation& simulation, const StepRecord& record) override;
+
+ private:
+  std::filesystem::path m_path;
+  std::shared_ptr<const EigenFitCorrection> m_modes;
+  std::unique_ptr<CsvWriter> m_csv;
 };
 
 /// error.csv: step,t,max_pos_err,mean_pos_err,max_vel_err,mean_vel_err over the reference

@@ -93,6 +93,14 @@ TEST(EigenFitCli, ErrorOrderingAndOutputs) {
     EXPECT_NEAR(ratio[0], lf[0] / lc[0], 1e-12);
     EXPECT_NE(cli::read_file(out / "simrun.log").find("compatibility test passed"),
               std::string::npos);
+    EXPECT_EQ(fs::exists(out / "eigenvalues.csv"), m == 2);
+    if (m == 2) {
+      // A linear material: the corrected modes are the rest ones, every step.
+      const std::vector<double> l1 = column(out / "eigenvalues.csv", "lambda_1");
+      ASSERT_EQ(l1.size(), 60u);
+      EXPECT_NEAR(l1.back(), lc[0], 1e-6 * lc[0]);
+      EXPECT_EQ(column(out / "eigenvalues.csv", "lambda_6").size(), 60u);
+    }
   }
   EXPECT_LT(error[2], error[1]);
   EXPECT_LT(error[1], error[0]);
