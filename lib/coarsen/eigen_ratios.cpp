@@ -19,8 +19,10 @@ GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& 
   require(count <= model.num_free(), what + ": " + std::to_string(count) +
                                          " modes requested, but the " + mesh + " mesh has " +
                                          std::to_string(model.num_free()) + " free DOFs");
+  // The elastic stiffness at the full rest state: the constrained DOFs at rest too (at t = 0 they
+  // may be prescribed elsewhere, e.g. a stretched start), and no springs or contact.
   SpMat K;
-  model.stiffness(model.restrict_vector(model.rest_positions()), K, /*project_psd=*/false);
+  model.rest_elastic_stiffness(K);
   GeneralizedEigenResult r = smallest_generalized_eigenpairs(K, model.mass(), count);
   require(r.status == Status::kSuccess && r.values.size() == count,
           what + ": the rest eigensolve of the " + mesh + " mesh did not converge (" +

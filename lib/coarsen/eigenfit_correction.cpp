@@ -9,6 +9,7 @@ EigenFitCorrection::EigenFitCorrection(EigenFitSettings settings, LinearSolverFa
 
 void EigenFitCorrection::reset(EigenFitSettings settings) {
   m_settings = std::move(settings);
+  m_failure.clear();
   m_have_modes = false;
   m_active = true;
   m_eigen.forget_subspace();
@@ -19,6 +20,7 @@ void EigenFitCorrection::reset(EigenFitSettings settings) {
 Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool constant,
                                   StepStats& stats) {
   const int s = static_cast<int>(m_settings.ratios.size());
+  m_failure.clear();
   if (constant && m_have_modes && m_U.rows() == model.num_free()) {
     stats.eigenpairs = s;
     return Status::kSuccess;

@@ -117,6 +117,9 @@ class Decimator {
     std::vector<int> common;
     std::set_intersection(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(common));
     if (common.size() != 2) return false;  // link condition
+    // Two valence-3 vertices on the edge: a tetrahedral component (or part of one) that would
+    // fold into a doubly covered triangle.
+    if (na.size() == 3 && nb.size() == 3) return false;
     // Faces that survive around a and b must keep their orientation and area.
     for (const int v : {a, b})
       for (int f : m_vertex_faces[static_cast<size_t>(v)]) {

@@ -209,6 +209,14 @@ void Model::elastic_gradient(const VecX& q, VecX& g) const {
   g = m_dofs.restrict_vector(full);
 }
 
+void Model::rest_elastic_stiffness(SpMat& K) {
+  refresh_pattern();
+  conform_to_pattern(K, m_mass);
+  std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
+  for (const auto& term : m_terms)
+    if (term->name() == kElasticTermName) term->add_hessian(m_rest, K.valuePtr(), false);
+}
+
 void Model::elastic_stiffness(const VecX& q, SpMat& K) {
   assemble_hessian(q, K, [&](const EnergyTerm& term, const VecX& x, double* values) {
     if (term.name() == kElasticTermName) term.add_hessian(x, values, /*project_psd=*/false);

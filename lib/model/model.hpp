@@ -97,6 +97,9 @@ class Model {
   void elastic_gradient(const VecX& q, VecX& g) const;
   void elastic_stiffness(const VecX& q, SpMat& K);
   static constexpr const char* kElasticTermName = "elastic";
+  /// K of the elastic terms at the full rest configuration (constrained DOFs at rest too, not at
+  /// their prescribed positions): the rest state of EigenFit's ratios.
+  void rest_elastic_stiffness(SpMat& K);
   /// The material stiffness of MSSI (EnergyTerm::add_material_hessian) into the shared pattern.
   void material_stiffness(const VecX& q, SpMat& K);
   /// True when every term is quadratic: K is constant.

@@ -44,10 +44,16 @@ void EigenvaluesCsvObserver::after_step(const Simulation&, const StepRecord& rec
     std::vector<std::string> columns = {"step", "t"};
     for (Eigen::Index i = 0; i < lambda.size(); ++i)
       columns.push_back("lambda_" + std::to_string(i + 1));
+    m_columns = static_cast<size_t>(lambda.size());
     m_csv = std::make_unique<CsvWriter>(m_path, std::move(columns));
   }
+  // The columns are those of the first step; a release that frees the body puts its 6 rigid
+  // modes in front and s grows: the row then holds the first columns' worth (NaN-padded when
+  // fewer).
   std::vector<double> row = {static_cast<double>(record.step), record.t};
-  for (Eigen::Index i = 0; i < lambda.size(); ++i) row.push_back(lambda[i]);
+  for (size_t i = 0; i < m_columns; ++i)
+    row.push_back(
+        static_cast<Eigen::Index>(i) < lambda.size() ? lambda[static_cast<Eigen::Index>(i)] : NAN);
   m_csv->row(row);
 }
 

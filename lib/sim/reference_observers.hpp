@@ -60,6 +60,7 @@ class EigenvaluesCsvObserver final : public StepObserver {
   std::filesystem::path m_path;
   std::shared_ptr<const EigenFitCorrection> m_modes;
   std::unique_ptr<CsvWriter> m_csv;
+  size_t m_columns = 0;  ///< eigenvalue columns (the first step's s)
 };
 
 /// error.csv: step,t,max_pos_err,mean_pos_err,max_vel_err,mean_vel_err over the reference
