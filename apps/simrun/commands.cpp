@@ -159,7 +159,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   return kExitFinished;
 }
 
-int modes_command(const CommonOptions& options, int count) {
+int modes_command(const CommonOptions& options, int count, bool write_shapes) {
   const SceneConfig scene = load(options);
   std::vector<std::string> notes;
   apply_threads(options, effective_threads(options, scene), notes);
@@ -176,10 +176,11 @@ int modes_command(const CommonOptions& options, int count) {
     return kExitDiverged;
   }
   std::filesystem::create_directories(scene.output.dir);
-  write_modes(scene.output.dir, *built.model, built.frames, modes);
+  write_modes(scene.output.dir, *built.model, built.frames, modes, write_shapes);
   if (!options.quiet) {
     std::cerr << "simrun: " << count << " modes in " << modes.seconds << " s; wrote "
-              << (scene.output.dir / "modes.csv").string() << " and modes/*.vtu\n";
+              << (scene.output.dir / "modes.csv").string()
+              << (write_shapes ? " and modes/*.vtu" : "") << "\n";
   }
   return kExitFinished;
 }

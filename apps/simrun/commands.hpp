@@ -18,6 +18,7 @@ struct CommonOptions {
 
 int run_command(const CommonOptions& options, int steps_override);
 int validate_command(const CommonOptions& options);
-int modes_command(const CommonOptions& options, int count);
+/// `write_shapes`: also modes/mode_NNN.vtu (not with --csv-only).
+int modes_command(const CommonOptions& options, int count, bool write_shapes = true);
 
 }  // namespace simrun::app

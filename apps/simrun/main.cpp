@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
   CLI::App* modes_cmd = app.add_subcommand("modes", "Rest-state eigenmodes K u = lambda M u");
   add_scene_options(modes_cmd, options);
   modes_cmd->add_option("-n,--count", modes, "Number of modes")->check(CLI::PositiveNumber);
+  bool modes_csv_only = false;
+  modes_cmd->add_flag("--csv-only", modes_csv_only,
+                      "Write modes.csv only (no modes/mode_NNN.vtu: 1000 modes of a 2.5k-tet "
+                      "beam are ~200 MB of VTU)");
   modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
   modes_cmd->add_option("--threads", options.threads, "Threads for assembly")
       ->check(CLI::PositiveNumber);
@@ -88,7 +92,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return run_command(options, steps);
     if (*validate) return validate_command(options);
-    if (*modes_cmd) return modes_command(options, modes);
+    if (*modes_cmd) return modes_command(options, modes, !modes_csv_only);
     if (*schema) {
       std::cout << simrun::scene_schema_text();
       return kExitFinished;

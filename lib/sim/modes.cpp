@@ -21,13 +21,17 @@ GeneralizedEigenResult rest_modes(Model& model, int count) {
 }
 
 void write_modes(const std::filesystem::path& out_dir, const Model& model, const FrameData& frames,
-                 const GeneralizedEigenResult& modes) {
-  std::filesystem::create_directories(out_dir / "modes");
+                 const GeneralizedEigenResult& modes, bool write_shapes) {
+  if (write_shapes)
+    std::filesystem::create_directories(out_dir / "modes");
+  else
+    std::filesystem::create_directories(out_dir);
   CsvWriter csv(out_dir / "modes.csv", {"mode", "eigenvalue", "frequency_hz"});
   for (Eigen::Index i = 0; i < modes.values.size(); ++i) {
     const double lambda = modes.values[i];
     csv.row({static_cast<double>(i + 1), lambda,
              std::sqrt(std::max(lambda, 0.0)) / (2 * std::numbers::pi)});
+    if (!write_shapes) continue;
     VecX shape = VecX::Zero(model.dofs().num_full());
     model.dofs().scatter(modes.vectors.col(i), shape);
     const MatX3 displacement = as_rows(shape);

@@ -14,7 +14,8 @@ GeneralizedEigenResult rest_modes(Model& model, int count, GeneralizedEigenSolve
 GeneralizedEigenResult rest_modes(Model& model, int count);
 
 /// Writes modes.csv and one VTU per mode into out_dir. Frequencies are sqrt(max(lambda,0))/2pi.
+/// `write_shapes` false: modes.csv only.
 void write_modes(const std::filesystem::path& out_dir, const Model& model, const FrameData& frames,
-                 const GeneralizedEigenResult& modes);
+                 const GeneralizedEigenResult& modes, bool write_shapes = true);
 
 }  // namespace simrun

@@ -448,4 +448,15 @@ TEST(Modes, DefaultCountIsTen) {
   EXPECT_EQ(cli::count_files(out / "modes", ".vtu"), 10);
 }
 
+TEST(Modes, CsvOnlyWritesNoShapes) {
+  TempDir tmp;
+  const auto scene = tmp.write("s.json", cli::tiny_scene());
+  const fs::path out = tmp / "m";
+  const Result r =
+      cli::run({"modes", scene.string(), "-o", out.string(), "--quiet", "-n", "4", "--csv-only"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  EXPECT_EQ(read_csv(out / "modes.csv").rows.size(), 4u);
+  EXPECT_FALSE(fs::exists(out / "modes"));
+}
+
 }  // namespace
