@@ -8,12 +8,6 @@ namespace simrun {
 
 namespace {
 
-std::string number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", x);
-  return text;
-}
-
 GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& what,
                                     const char* mesh) {
   require(count <= model.num_free(), what + ": " + std::to_string(count) +
@@ -63,7 +57,7 @@ EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
     const double scale = std::max(std::abs(out.coarse[count - 1]), 1e-300);
     require(lc > 1e-8 * scale && lf > 1e-8 * scale,
             what + ": elastic eigenvalue " + std::to_string(k + 1) + " is not positive (coarse " +
-                number(lc) + ", reference " + number(lf) +
+                short_number(lc, 6) + ", reference " + short_number(lf, 6) +
                 "): the body has an unconstrained rigid motion; constrain it or leave it free "
                 "(free bodies hold their 6 rigid modes at ratio 1)");
     out.ratios[i] = lf / lc;

@@ -40,6 +40,8 @@ class EigenFitCorrection {
   /// False for a step where the correction is off (tracking failed with the plain fallback).
   bool active() const { return m_active; }
   int size() const { return static_cast<int>(m_U.cols()); }
+  /// True once update() computed modes that a constant (quadratic) model keeps.
+  bool has_modes() const { return m_have_modes; }
 
   /// U^T x (reduced coordinates of a force or gradient).
   VecX reduce(const VecX& x) const { return m_U.transpose() * x; }

@@ -11,8 +11,12 @@ CorrectedStageSolver::CorrectedStageSolver(const IntegratorSettings& settings)
 Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepStats& stats) {
   model.refresh_pattern();
   m_constant = model.is_quadratic() && model.damping_is_constant();
-  model.stiffness(q_lin, m_K, /*project_psd=*/false);
-  if (model.has_damping()) model.damping_matrix(m_K, m_D);
+  // A quadratic model keeps K, D and the modes: nothing to assemble after the first step.
+  if (!(m_constant && m_assembled && m_settings.eigenfit->has_modes())) {
+    model.stiffness(q_lin, m_K, /*project_psd=*/false);
+    if (model.has_damping()) model.damping_matrix(m_K, m_D);
+    m_assembled = true;
+  }
   return m_settings.eigenfit->update(model, m_K, m_constant, stats);
 }
 
@@ -48,8 +52,7 @@ Status CorrectedStageSolver::solve(Model& model, const ImplicitStage& stage, Vec
   const double beta = model.damping().stiffness;
   VecX g, g_elastic, R, dx;
   for (int iteration = 0; iteration <= newton.max_iterations; ++iteration) {
-    model.potential_gradient(x, g);
-    model.elastic_gradient(x, g_elastic);
+    model.potential_gradient(x, g, g_elastic);
     R = model.apply_mass(x - stage.predicted) / (stage.tau * stage.tau) + g;
     VecX y = fit.reduce(g_elastic);
     if (model.has_damping()) {

@@ -33,6 +33,7 @@ class CorrectedStageSolver {
   LowRankUpdate m_update;
   SpMat m_K, m_D, m_K_damping;
   bool m_constant = false;
+  bool m_assembled = false;  ///< m_K and m_D hold an assembly (kept on the constant path)
   double m_factor_tau = 0.0, m_factor_sigma = 0.0;
   long m_factor_version = -1;  ///< EigenFit version of a kept factorization (constant path)
 };

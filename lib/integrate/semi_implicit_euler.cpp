@@ -76,28 +76,25 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
     //   h (-g - D v - h K v) = -h (g_ref + K (q - q_ref + (beta + h) v) + alpha M v)
     // costs one product with K (no element loop), plus a diagonal one for lumped M.
     if (!m_has_reference || m_potential_version != model.potential_version()) {
-      model.potential_gradient(state.q, m_g_ref);
+      gradient(model, state.q);
+      m_reduced_ref = m_reduced;
       m_q_ref = state.q;
       m_potential_version = model.potential_version();
       m_has_reference = true;
-      if (m_eigenfit) {
-        VecX g_elastic;
-        model.elastic_gradient(state.q, g_elastic);
-        m_reduced_ref = m_eigenfit->reduce(g_elastic);
-      }
     }
     m_work = state.q - m_q_ref + (damping.stiffness + h) * state.v;
     m_product.multiply(m_work, m_rhs);
     if (damping.mass != 0.0) m_rhs += damping.mass * model.apply_mass(state.v);
+    // U^T g_elastic(q) = U^T g_elastic(q_ref) + (K_elastic U)^T (q - q_ref).
+    if (m_eigenfit) m_reduced = m_reduced_ref + m_elastic_KU.transpose() * (state.q - m_q_ref);
   } else {
-    model.potential_gradient(state.q, m_g_ref);
+    gradient(model, state.q);
     m_product.multiply(state.v, m_rhs);
   }
   m_rhs += m_g_ref;
   if (m_eigenfit) {
     // g' - g + (beta + h) Y Z^T v = Y (U^T g_elastic + (beta + h) Z^T v)  (eq. 15c, 16).
-    const VecX y = reduced_elastic_gradient(model, state.q, constant) +
-                   (damping.stiffness + h) * (m_eigenfit->Z().transpose() * state.v);
+    const VecX y = m_reduced + (damping.stiffness + h) * (m_eigenfit->Z().transpose() * state.v);
     m_rhs += m_eigenfit->lift_correction(y);
   }
   m_rhs *= -h;
@@ -112,11 +109,14 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
   return Status::kSuccess;
 }
 
-VecX SemiImplicitEuler::reduced_elastic_gradient(Model& model, const VecX& q, bool constant) {
-  if (constant) return m_reduced_ref + m_elastic_KU.transpose() * (q - m_q_ref);
+void SemiImplicitEuler::gradient(const Model& model, const VecX& q) {
+  if (!m_eigenfit) {
+    model.potential_gradient(q, m_g_ref);
+    return;
+  }
   VecX g_elastic;
-  model.elastic_gradient(q, g_elastic);
-  return m_eigenfit->reduce(g_elastic);
+  model.potential_gradient(q, m_g_ref, g_elastic);
+  m_reduced = m_eigenfit->reduce(g_elastic);
 }
 
 }  // namespace simrun

@@ -31,9 +31,8 @@ class SemiImplicitEuler final : public Integrator {
  private:
   /// Assembles K(q) and D, factorizes M + h D + h^2 K, and keeps D + h K unless `constant`.
   Status refactor(Model& model, const State& state, double h, bool constant, StepStats& stats);
-  /// U^T g_elastic(q) for EigenFit: a gradient evaluation, or on the constant path the kept
-  /// reference plus (K_elastic U)^T (q - q_ref).
-  VecX reduced_elastic_gradient(Model& model, const VecX& q, bool constant);
+  /// m_g_ref = dU/dq at q and, with EigenFit, m_reduced = U^T g_elastic(q), in one pass.
+  void gradient(const Model& model, const VecX& q);
 
   std::unique_ptr<LinearSolver> m_solver;
   SpMat m_K;
@@ -51,6 +50,7 @@ class SemiImplicitEuler final : public Integrator {
   LowRankUpdate m_corrected;  ///< (M + h D + h^2 K') by Woodbury on m_solver
   MatX m_elastic_KU;          ///< constant path: K_elastic U
   VecX m_reduced_ref;         ///< constant path: U^T g_elastic(q_ref)
+  VecX m_reduced;             ///< U^T g_elastic(q) of the step
 };
 
 }  // namespace simrun

@@ -201,12 +201,14 @@ void Model::potential_gradient(const VecX& q, VecX& g) const {
   g = m_dofs.restrict_vector(full);
 }
 
-void Model::elastic_gradient(const VecX& q, VecX& g) const {
+void Model::potential_gradient(const VecX& q, VecX& g, VecX& g_elastic) const {
   const VecX x = full_positions(q);
-  VecX full = VecX::Zero(x.size());
+  VecX full = VecX::Zero(x.size()), elastic = VecX::Zero(x.size());
   for (const auto& term : m_terms)
-    if (term->name() == kElasticTermName) term->add_gradient(x, full);
+    term->add_gradient(x, term->name() == kElasticTermName ? elastic : full);
+  full += elastic;
   g = m_dofs.restrict_vector(full);
+  g_elastic = m_dofs.restrict_vector(elastic);
 }
 
 void Model::rest_elastic_stiffness(SpMat& K) {

@@ -92,9 +92,11 @@ class Model {
   /// K = d2U/dq2 over free DOFs, written into the shared pattern (K takes the pattern if it has
   /// another one). Refreshes the pattern first when a term's stencils changed.
   void stiffness(const VecX& q, SpMat& K, bool project_psd);
-  /// The gradient and stiffness of the FEM elastic terms alone (energy.csv column "elastic"):
-  /// the internal force EigenFit corrects, without gravity, loads, springs or contact.
-  void elastic_gradient(const VecX& q, VecX& g) const;
+  /// g = dU/dq and the gradient of the FEM elastic terms alone (energy.csv column "elastic":
+  /// the internal force EigenFit corrects, without gravity, loads, springs or contact), in one
+  /// pass over the terms.
+  void potential_gradient(const VecX& q, VecX& g, VecX& g_elastic) const;
+  /// The stiffness of the elastic terms alone.
   void elastic_stiffness(const VecX& q, SpMat& K);
   static constexpr const char* kElasticTermName = "elastic";
   /// K of the elastic terms at the full rest configuration (constrained DOFs at rest too, not at

@@ -13,12 +13,6 @@ std::string pointer(size_t object, const std::string& rest) {
   return "/objects/" + std::to_string(object) + rest;
 }
 
-std::string number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", x);
-  return text;
-}
-
 /// The method shared by every object; InputError when objects disagree or a fitted object lacks
 /// a reference mesh.
 EigenFitConfig::Method common_method(const SceneConfig& scene) {
@@ -122,7 +116,7 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
                        " tets; embedded in the run's mesh, " +
                        std::to_string(pair.embedding.num_outside) + " vertices outside it" +
                        (pair.embedding.num_outside > 0
-                            ? " (up to " + number(pair.embedding.max_outside_distance) +
+                            ? " (up to " + short_number(pair.embedding.max_outside_distance) +
                                   " m: extrapolated from the nearest tet)"
                             : std::string()));
 
@@ -160,7 +154,7 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   pair.ratio_log->entries.emplace_back(0.0, ratio_rows(ratios, compatibility));
   std::string listed;
   for (int i = ratios.rigid; i < ratios.ratios.size(); ++i)
-    listed += (listed.empty() ? "" : " ") + number(ratios.ratios[i]);
+    listed += (listed.empty() ? "" : " ") + short_number(ratios.ratios[i]);
   pair.notes.push_back(
       std::string(pair.method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
       ": ratios r_i = lambda_fine / lambda_coarse: " + listed +
@@ -174,7 +168,7 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
     const double r1 = ratios.ratios[ratios.rigid];
     for (ObjectConfig& object : scaled.objects) object.material.youngs_scale = r1;
     pair.coarse = build_model(scaled);
-    pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + number(r1));
+    pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + short_number(r1));
   } else {
     pair.eigenfit =
         std::make_shared<EigenFitCorrection>(fit_settings(ratios, config), settings.linear_solver);

@@ -12,12 +12,6 @@ namespace simrun {
 
 namespace {
 
-std::string short_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
 /// The vertex that starts deepest inside an obstacle (signed distance < -tolerance), if any.
 struct Violation {
   int vertex = -1;  ///< global

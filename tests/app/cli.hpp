@@ -2,10 +2,12 @@
 /// Helpers for end-to-end tests of the simrun executable: run it as a child process (fork/exec,
 /// stdout and stderr captured separately, exit code returned), write scenes into a unique
 /// temporary folder, and read back the files a run writes.
+#include <gtest/gtest.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -155,6 +157,19 @@ inline std::vector<std::string> split(const std::string& line, char sep = ',') {
   std::istringstream in(line);
   while (std::getline(in, field, sep)) fields.push_back(field);
   return fields;
+}
+
+/// Column `name` of a CSV file as numbers (fails the test when it is missing).
+inline std::vector<double> column(const fs::path& csv, const std::string& name) {
+  const std::vector<std::string> rows = lines(csv);
+  const std::vector<std::string> header = split(rows.at(0));
+  const auto it = std::find(header.begin(), header.end(), name);
+  EXPECT_NE(it, header.end()) << name << " not in " << rows.at(0);
+  std::vector<double> values;
+  if (it == header.end()) return values;
+  const size_t c = static_cast<size_t>(it - header.begin());
+  for (size_t r = 1; r < rows.size(); ++r) values.push_back(std::stod(split(rows[r]).at(c)));
+  return values;
 }
 
 inline nlohmann::json read_json(const fs::path& file) {

@@ -13,19 +13,6 @@ using cli::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-/// Column `name` of a CSV file written by simrun (header row, then numbers).
-std::vector<double> csv_column(const fs::path& file, const std::string& name) {
-  const auto lines = cli::lines(file);
-  const auto header = cli::split(lines.at(0));
-  const auto it = std::find(header.begin(), header.end(), name);
-  if (it == header.end()) return {};
-  const size_t k = static_cast<size_t>(it - header.begin());
-  std::vector<double> out;
-  for (size_t i = 1; i < lines.size(); ++i)
-    out.push_back(std::strtod(cli::split(lines[i]).at(k).c_str(), nullptr));
-  return out;
-}
-
 TEST(MotionRun, TranslatedEndReleasedMidRunWithWindFinishes) {
   TempDir tmp;
   json s = cli::tiny_scene();
@@ -41,8 +28,8 @@ TEST(MotionRun, TranslatedEndReleasedMidRunWithWindFinishes) {
   const fs::path out = tmp / "out";
   const Result r = cli::run({"run", tmp.write("s.json", s).string(), "-o", out.string()});
   ASSERT_EQ(r.code, 0) << r.describe();
-  const std::vector<double> kinetic = csv_column(out / "energy.csv", "kinetic");
-  const std::vector<double> wind = csv_column(out / "energy.csv", "wind");
+  const std::vector<double> kinetic = cli::column(out / "energy.csv", "kinetic");
+  const std::vector<double> wind = cli::column(out / "energy.csv", "wind");
   ASSERT_EQ(kinetic.size(), 7u);  // steps 0..6
   ASSERT_EQ(wind.size(), 7u) << cli::read_file(out / "energy.csv");
   // The prescribed +x end moves at 0.5 m/s from t = 0: its kinetic energy counts at step 0.
@@ -72,10 +59,10 @@ TEST_P(SpringSceneRun, RunsAFewStepsWithSpringEnergyAndLineCells) {
   const Result r = cli::run({"run", (cli::kSourceDir / "scenes" / (name + ".json")).string(), "-o",
                              out.string(), "--steps", "10", "--quiet"});
   ASSERT_EQ(r.code, 0) << r.describe();
-  const std::vector<double> spring = csv_column(out / "energy.csv", "spring");
+  const std::vector<double> spring = cli::column(out / "energy.csv", "spring");
   ASSERT_EQ(spring.size(), 11u) << cli::read_file(out / "energy.csv");
   EXPECT_GT(spring.back(), 0.0);  // gravity stretched the springs
-  const std::vector<double> gravity = csv_column(out / "energy.csv", "gravity");
+  const std::vector<double> gravity = cli::column(out / "energy.csv", "gravity");
   EXPECT_LT(gravity.back(), 0.0);
   EXPECT_EQ(cli::read_json(out / "run.json").at("status"), "finished");
   const std::string frame = cli::read_file(out / "frames" / "000010.vtu");

@@ -41,19 +41,6 @@ json falling_scene() {
   })");
 }
 
-/// Column `name` of a CSV file as numbers (fails the test when it is missing).
-std::vector<double> column(const fs::path& csv, const std::string& name) {
-  const std::vector<std::string> rows = cli::lines(csv);
-  const std::vector<std::string> header = cli::split(rows.at(0));
-  const auto it = std::find(header.begin(), header.end(), name);
-  EXPECT_NE(it, header.end()) << name << " not in " << rows.at(0);
-  std::vector<double> values;
-  if (it == header.end()) return values;
-  const size_t c = static_cast<size_t>(it - header.begin());
-  for (size_t r = 1; r < rows.size(); ++r) values.push_back(std::stod(cli::split(rows[r]).at(c)));
-  return values;
-}
-
 TEST(ObstaclesCli, ValidateShowsDefaultsAndRoundTrips) {
   TempDir tmp;
   const auto scene = tmp.write("s.json", falling_scene());
@@ -76,11 +63,11 @@ TEST(ObstaclesCli, RunWritesFloorEnergyAndProjectionCounter) {
   const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
   ASSERT_EQ(r.code, 0) << r.describe();
   // The floor is a term of the total; the sphere is not an energy.
-  const std::vector<double> floor = column(out / "energy.csv", "obstacles");
+  const std::vector<double> floor = cli::column(out / "energy.csv", "obstacles");
   ASSERT_EQ(floor.size(), 41u);
   EXPECT_EQ(floor.front(), 0.0);
   EXPECT_GT(*std::max_element(floor.begin(), floor.end()), 0.0);  // the block landed
-  const std::vector<double> projected = column(out / "stats.csv", "obstacle_projections");
+  const std::vector<double> projected = cli::column(out / "stats.csv", "obstacle_projections");
   ASSERT_EQ(projected.size(), 40u);
   EXPECT_GT(*std::max_element(projected.begin(), projected.end()), 0.0);  // the cloth landed
   EXPECT_EQ(projected.front(), 0.0);  // still falling in the first step
