@@ -9,7 +9,9 @@
 #include "core/parallel.hpp"
 #include "core/timer.hpp"
 #include "exit_codes.hpp"
+#include "interrupt.hpp"
 #include "io/progress.hpp"
+#include "output_folder.hpp"
 #include "run_record.hpp"
 #include "scene/factory.hpp"
 #include "scene/parse_scene.hpp"
@@ -72,6 +74,10 @@ void print_notes(const CommonOptions& options, const std::vector<std::string>& n
 
 int validate_command(const CommonOptions& options) {
   const SceneConfig scene = load(options);
+  // Everything `run` checks before its first step: meshes read, materials, integrator, sizes.
+  std::vector<std::string> notes;
+  build_simulation(scene, &notes);
+  print_notes(options, notes);
   std::cout << normalized_scene_text(scene);
   return kExitFinished;
 }
@@ -84,6 +90,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;
   apply_threads(options, threads, notes);
+  check_output_folder(scene.output.dir, scene.name, options.force);
   // Everything that can reject the input happens before the output folder is touched.
   std::vector<std::string> model_notes;
   auto simulation = build_simulation(scene, &model_notes);
@@ -92,7 +99,12 @@ int run_command(const CommonOptions& options, int steps_override) {
   const RunSettings settings = run_settings(scene);
   const double setup_seconds = setup_timer.seconds();
 
-  std::filesystem::create_directories(settings.out_dir);
+  // The folder is created, locked and cleared of a previous run only now.
+  std::vector<std::string> folder_notes;
+  const OutputFolderLock lock =
+      prepare_output_folder(settings.out_dir, scene.name, options.force, folder_notes);
+  print_notes(options, folder_notes);
+  notes.insert(notes.end(), folder_notes.begin(), folder_notes.end());
   nlohmann::json record = base_run_record(scene.normalized, options.command_line);
   write_run_record(settings.out_dir, record);
   // simrun.log: the notes and the closing summary, whatever --quiet says.
@@ -108,14 +120,16 @@ int run_command(const CommonOptions& options, int steps_override) {
     progress = std::make_unique<ProgressReporter>(std::cerr, static_cast<int>(expected_steps),
                                                   stream_is_terminal(stderr));
   }
+  install_interrupt_handlers();
   RunResult result;
   try {
     result = simulation->run(settings, [&](long step) {
       if (progress) progress->update(static_cast<int>(step));
+      if (const int signal = interrupt_signal()) simulation->interrupt(signal_name(signal));
     });
   } catch (const std::exception& e) {
-    // The contract allows only finished | diverged | failed in run.json: record the failure
-    // (e.g. out of memory in a factorization, a disk that filled up) before main() maps it.
+    // Record the failure (e.g. out of memory in a factorization, a disk that filled up) before
+    // main() maps it.
     if (progress) progress->finish("failed");
     record["status"] = "failed";
     record["message"] = std::string("internal error: ") + e.what();
@@ -124,11 +138,21 @@ int run_command(const CommonOptions& options, int steps_override) {
     throw;
   }
   if (progress) progress->finish(result.status);
+  for (const auto& warning : result.warnings) {
+    if (!options.quiet) std::cerr << "warning: " << warning << "\n";
+    log << "warning: " << warning << "\n";
+  }
 
+  const double total_seconds = setup_seconds + result.seconds_total;
+  if (result.message.empty())
+    result.message = std::to_string(result.steps_done) +
+                     " steps to t = " + short_number(result.t_end, 10) + " s in " +
+                     short_number(total_seconds, 3) + " s";
   record["status"] = result.status;
   record["thread_use"] = thread_report(threads);
-  if (!result.message.empty()) record["message"] = result.message;
-  record["wall_seconds"] = {{"total", setup_seconds + result.seconds_total},
+  record["message"] = result.message;
+  if (!result.warnings.empty()) record["warnings"] = result.warnings;
+  record["wall_seconds"] = {{"total", total_seconds},
                             {"setup", setup_seconds},
                             {"stepping", result.seconds_stepping},
                             {"output", result.seconds_output}};
@@ -142,17 +166,21 @@ int run_command(const CommonOptions& options, int steps_override) {
   write_run_record(settings.out_dir, record);
 
   log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
-      << result.frames_written << " frames, " << setup_seconds + result.seconds_total << " s"
-      << (result.message.empty() ? "" : "; " + result.message) << "\n";
+      << result.frames_written << " frames, " << short_number(total_seconds, 3) << " s; "
+      << result.message << "\n";
+  log.close();
+  if (result.status == "interrupted") {
+    std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
+              << result.steps_done << " in " << settings.out_dir.string() << "\n";
+    return 128 + interrupt_signal();
+  }
   if (result.status != "finished") {
     std::cerr << "simrun: " << result.status << ": " << result.message
-              << "; outputs up to the last "
-              << "good step are in " << settings.out_dir.string() << "\n";
+              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
     return kExitDiverged;
   }
   if (!options.quiet) {
-    std::cerr << "simrun: finished " << result.steps_done << " steps in "
-              << setup_seconds + result.seconds_total << " s; wrote " << settings.out_dir.string()
+    std::cerr << "simrun: wrote " << settings.out_dir.string()
               << " (run.json, energy.csv, stats.csv" << (settings.write_vtu ? ", frames.pvd" : "")
               << ")\n";
   }

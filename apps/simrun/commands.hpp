@@ -12,6 +12,7 @@ struct CommonOptions {
   std::string out_dir;                 ///< -o (empty: the scene's output.dir)
   int threads = 0;
   bool quiet = false;
+  bool force = false;             ///< --force: replace an output folder that holds other outputs
   std::string command_line;       ///< for run.json
   std::vector<std::string> argv;  ///< to restart with the thread environment set
 };

@@ -19,6 +19,19 @@ std::string joined_command_line(int argc, char** argv) {
   return line;
 }
 
+/// A whole number of at least `minimum` (CLI11's PositiveNumber names the largest double, 309
+/// digits, in its message).
+CLI::Validator at_least(long minimum) {
+  return CLI::Validator(
+      [minimum](std::string& text) -> std::string {
+        long value = 0;
+        const bool whole = CLI::detail::lexical_cast(text, value);
+        if (whole && value >= minimum) return {};
+        return "expected a whole number >= " + std::to_string(minimum) + ", found '" + text + "'";
+      },
+      "INT>=" + std::to_string(minimum));
+}
+
 void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
   command->add_option("scene", options.scene, "Scene file (JSON)")
       ->required()
@@ -46,25 +59,26 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "Simulate a scene and write its output folder");
   add_scene_options(run, options);
   run->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
-  run->add_option("--steps", steps, "Number of steps (overrides time.steps)")
-      ->check(CLI::NonNegativeNumber);
+  run->add_option("--steps", steps, "Number of steps (overrides time.steps)")->check(at_least(0));
   run->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
+  run->add_flag("--force", options.force,
+                "Write into an output folder that holds other outputs (simrun's files there "
+                "are replaced)");
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scene and print it normalized");
   add_scene_options(validate, options);
 
   CLI::App* modes_cmd = app.add_subcommand("modes", "Rest-state eigenmodes K u = lambda M u");
   add_scene_options(modes_cmd, options);
-  modes_cmd->add_option("-n,--count", modes, "Number of modes")->check(CLI::PositiveNumber);
+  modes_cmd->add_option("-n,--count", modes, "Number of modes")->check(at_least(1));
   bool modes_csv_only = false;
   modes_cmd->add_flag("--csv-only", modes_csv_only,
                       "Write modes.csv only (no modes/mode_NNN.vtu: 1000 modes of a 2.5k-tet "
                       "beam are ~200 MB of VTU)");
   modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
-  modes_cmd->add_option("--threads", options.threads, "Threads for assembly")
-      ->check(CLI::PositiveNumber);
+  modes_cmd->add_option("--threads", options.threads, "Threads for assembly")->check(at_least(1));
   modes_cmd->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
 
   CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");

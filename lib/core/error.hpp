@@ -20,6 +20,15 @@ inline std::string short_number(double value, int digits = 4) {
   return text;
 }
 
+/// "1 spring", "2 springs"; with the plural given, "1 vertex", "2 vertices" (for messages).
+inline std::string plural(std::size_t count, const std::string& singular,
+                          const std::string& plural_form = "") {
+  return std::to_string(count) + " " +
+         (count == 1            ? singular
+          : plural_form.empty() ? singular + "s"
+                                : plural_form);
+}
+
 /// Throws InputError(message) when `ok` is false.
 inline void require(bool ok, const std::string& message) {
   if (!ok) throw InputError(message);

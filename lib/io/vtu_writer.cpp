@@ -1,5 +1,7 @@
 #include "io/vtu_writer.hpp"
 
+#include <zlib.h>
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -17,15 +19,44 @@ namespace {
 constexpr std::uint8_t k_vtk_tetra = 10;
 constexpr std::uint8_t k_vtk_line = 3;
 
-/// Appends one inline binary <DataArray>: base64 over [UInt64 byte count][data bytes], encoded
-/// as one stream (what VTK's and meshio's readers decode).
-void append_data_array(std::string& xml, std::string_view type, std::string_view name,
-                       int components, const void* data, std::size_t bytes) {
-  std::vector<std::uint8_t> buffer(sizeof(std::uint64_t) + bytes);
-  const std::uint64_t header = bytes;
-  std::memcpy(buffer.data(), &header, sizeof(header));
-  if (bytes > 0) std::memcpy(buffer.data() + sizeof(header), data, bytes);
+/// The raw-data part of an inline binary array. Uncompressed: base64 over [UInt64 byte count]
+/// [data]. zlib: base64 over the header [UInt64 blocks, block size, last block size, compressed
+/// size of each block], then base64 over the compressed blocks (VTK file formats, "binary" data
+/// with vtkZLibDataCompressor; the two parts are encoded separately, as VTK and meshio read them).
+std::string encoded_array(const void* data, std::size_t bytes, bool zlib) {
+  if (!zlib) {
+    std::vector<std::uint8_t> buffer(sizeof(std::uint64_t) + bytes);
+    const std::uint64_t header = bytes;
+    std::memcpy(buffer.data(), &header, sizeof(header));
+    if (bytes > 0) std::memcpy(buffer.data() + sizeof(header), data, bytes);
+    return base64_encode(buffer.data(), buffer.size());
+  }
+  constexpr std::size_t k_block = 32768;  // VTK's default block size
+  const std::size_t blocks = (bytes + k_block - 1) / k_block;
+  std::vector<std::uint64_t> header = {blocks, k_block,
+                                       blocks == 0 ? 0 : bytes - (blocks - 1) * k_block};
+  std::vector<std::uint8_t> compressed;
+  const auto* in = static_cast<const std::uint8_t*>(data);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t size = std::min(k_block, bytes - b * k_block);
+    uLongf out_size = compressBound(static_cast<uLong>(size));
+    const std::size_t at = compressed.size();
+    compressed.resize(at + out_size);
+    // Level 1: frames are written every few steps; it keeps most of the gain at a third of the
+    // default level's time.
+    if (compress2(compressed.data() + at, &out_size, in + b * k_block, static_cast<uLong>(size),
+                  1) != Z_OK)
+      throw std::runtime_error("vtu: zlib compression failed");
+    compressed.resize(at + out_size);
+    header.push_back(out_size);
+  }
+  return base64_encode(header.data(), header.size() * sizeof(std::uint64_t)) +
+         base64_encode(compressed.data(), compressed.size());
+}
 
+/// Appends one inline binary <DataArray> (see encoded_array).
+void append_data_array(std::string& xml, bool zlib, std::string_view type, std::string_view name,
+                       int components, const void* data, std::size_t bytes) {
   xml += "        <DataArray type=\"";
   xml += type;
   xml += "\" Name=\"";
@@ -33,7 +64,7 @@ void append_data_array(std::string& xml, std::string_view type, std::string_view
   xml += "\"";
   if (components != 1) xml += " NumberOfComponents=\"" + std::to_string(components) + "\"";
   xml += " format=\"binary\">\n          ";
-  xml += base64_encode(buffer.data(), buffer.size());
+  xml += encoded_array(data, bytes, zlib);
   xml += "\n        </DataArray>\n";
 }
 
@@ -93,7 +124,9 @@ void append_header(std::string& xml, const VtuFields& fields, Eigen::Index n_poi
   xml += "<?xml version=\"1.0\"?>\n";
   xml += "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"";
   xml += std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
-  xml += "\" header_type=\"UInt64\">\n";
+  xml += "\" header_type=\"UInt64\"";
+  if (fields.zlib) xml += " compressor=\"vtkZLibDataCompressor\"";
+  xml += ">\n";
   xml += "  <UnstructuredGrid>\n";
   if (fields.time) {
     xml += "    <FieldData>\n";
@@ -108,16 +141,16 @@ void append_header(std::string& xml, const VtuFields& fields, Eigen::Index n_poi
          std::to_string(n_cells) + "\">\n";
 }
 
-void append_points(std::string& xml, const MatX3& positions) {
+void append_points(std::string& xml, bool zlib, const MatX3& positions) {
   xml += "      <Points>\n";
   // MatX3 is row-major: data() is x0 y0 z0 x1 ..., VTK's interleaved layout.
-  append_data_array(xml, "Float64", "Points", 3, positions.data(),
+  append_data_array(xml, zlib, "Float64", "Points", 3, positions.data(),
                     sizeof(double) * static_cast<std::size_t>(positions.size()));
   xml += "      </Points>\n";
 }
 
 /// Tets (VTK_TETRA) first, then the optional line cells (VTK_LINE).
-void append_cells(std::string& xml, const MatX4i& tets,
+void append_cells(std::string& xml, bool zlib, const MatX4i& tets,
                   const std::vector<std::array<int, 2>>* lines) {
   const Eigen::Index n_tets = tets.rows();
   const Eigen::Index n_lines = lines ? static_cast<Eigen::Index>(lines->size()) : Eigen::Index(0);
@@ -135,17 +168,18 @@ void append_cells(std::string& xml, const MatX4i& tets,
   }
   std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), k_vtk_tetra);
   std::fill(types.begin() + n_tets, types.end(), k_vtk_line);
-  append_data_array(xml, "Int64", "connectivity", 1, connectivity.data(),
+  append_data_array(xml, zlib, "Int64", "connectivity", 1, connectivity.data(),
                     sizeof(std::int64_t) * connectivity.size());
-  append_data_array(xml, "Int64", "offsets", 1, offsets.data(),
+  append_data_array(xml, zlib, "Int64", "offsets", 1, offsets.data(),
                     sizeof(std::int64_t) * offsets.size());
-  append_data_array(xml, "UInt8", "types", 1, types.data(), types.size());
+  append_data_array(xml, zlib, "UInt8", "types", 1, types.data(), types.size());
   xml += "      </Cells>\n";
 }
 
 void append_point_data(std::string& xml, const VtuFields& fields) {
+  const bool zlib = fields.zlib;
   xml += "      <PointData";
-  if (!fields.point_vectors.empty()) {
+  if (!fields.point_vectors.empty() && fields.active_vectors) {
     xml += " Vectors=\"" + xml_escape(fields.point_vectors.front().first) + "\"";
   }
   if (!fields.point_scalars.empty()) {
@@ -153,29 +187,30 @@ void append_point_data(std::string& xml, const VtuFields& fields) {
   }
   xml += ">\n";
   for (const auto& [name, values] : fields.point_vectors) {
-    append_data_array(xml, "Float64", name, 3, values->data(),
+    append_data_array(xml, zlib, "Float64", name, 3, values->data(),
                       sizeof(double) * static_cast<std::size_t>(values->size()));
   }
   for (const auto& [name, values] : fields.point_scalars) {
-    append_data_array(xml, "Float64", name, 1, values->data(),
+    append_data_array(xml, zlib, "Float64", name, 1, values->data(),
                       sizeof(double) * static_cast<std::size_t>(values->size()));
   }
   xml += "      </PointData>\n";
 }
 
 void append_cell_data(std::string& xml, const VtuFields& fields) {
+  const bool zlib = fields.zlib;
   xml += "      <CellData";
   if (!fields.cell_scalars.empty()) {
     xml += " Scalars=\"" + xml_escape(fields.cell_scalars.front().first) + "\"";
   }
   xml += ">\n";
   for (const auto& [name, values] : fields.cell_scalars) {
-    append_data_array(xml, "Float64", name, 1, values->data(),
+    append_data_array(xml, zlib, "Float64", name, 1, values->data(),
                       sizeof(double) * static_cast<std::size_t>(values->size()));
   }
   for (const auto& [name, values] : fields.cell_ints) {
     static_assert(sizeof(int) == 4, "Int32 arrays are written from int");
-    append_data_array(xml, "Int32", name, 1, values->data(), sizeof(int) * values->size());
+    append_data_array(xml, zlib, "Int32", name, 1, values->data(), sizeof(int) * values->size());
   }
   xml += "      </CellData>\n";
 }
@@ -192,8 +227,8 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
   std::string xml;
   xml.reserve(static_cast<std::size_t>(200 + 48 * n_points + 60 * n_cells));
   append_header(xml, fields, n_points, n_cells);
-  append_points(xml, positions);
-  append_cells(xml, tets, fields.lines);
+  append_points(xml, fields.zlib, positions);
+  append_cells(xml, fields.zlib, tets, fields.lines);
   append_point_data(xml, fields);
   append_cell_data(xml, fields);
   xml += "    </Piece>\n";

@@ -9,6 +9,7 @@
 #include "scene/mesh_pair.hpp"
 #include "scene/object_pieces.hpp"
 #include "scene/scene_obstacles.hpp"
+#include "sim/linear_strain_monitor.hpp"
 #include "sim/output_observers.hpp"
 
 namespace simrun {
@@ -38,16 +39,26 @@ FrameData frame_data(const MergedObjects& objects) {
   frames.density = objects.density;
   frames.material_region = objects.material_region;
   frames.surface = boundary_faces(frames.mesh);
+  const auto n_objects = objects.tet_offset.size() - 1;
+  for (size_t i = 0; i < n_objects; ++i)
+    frames.object.insert(frames.object.end(),
+                         static_cast<size_t>(objects.tet_offset[i + 1] - objects.tet_offset[i]),
+                         static_cast<int>(i));
+  for (const auto& edge : frames.mesh.edges) {  // spring lines: the object of their first vertex
+    const auto it =
+        std::upper_bound(objects.vertex_offset.begin(), objects.vertex_offset.end(), edge[0]);
+    frames.object.push_back(static_cast<int>(it - objects.vertex_offset.begin()) - 1);
+  }
   return frames;
 }
 
 std::string model_note(const MergedObjects& objects, const Model& model, size_t fixed) {
-  return "model: " + std::to_string(objects.num_vertices()) + " vertices, " +
-         std::to_string(objects.num_tets()) + " tets, " +
+  return "model: " + plural(static_cast<size_t>(objects.num_vertices()), "vertex", "vertices") +
+         ", " + plural(static_cast<size_t>(objects.num_tets()), "tet") + ", " +
          (objects.springs.empty() ? std::string()
-                                  : std::to_string(objects.springs.size()) + " springs, ") +
-         std::to_string(model.num_free()) + " free DOFs, " + std::to_string(fixed) +
-         " constrained vertices";
+                                  : plural(objects.springs.size(), "spring") + ", ") +
+         plural(static_cast<size_t>(model.num_free()), "free DOF") + ", " +
+         plural(fixed, "constrained vertex", "constrained vertices");
 }
 
 }  // namespace
@@ -140,6 +151,8 @@ RunSettings run_settings(const SceneConfig& scene) {
   r.write_vtu = std::find(scene.output.frames.begin(), scene.output.frames.end(), "vtu") !=
                 scene.output.frames.end();
   r.write_surface = scene.output.surface;
+  r.compress_frames = scene.output.compress;
+  r.rest_points = scene.output.points == "rest";
   return r;
 }
 
@@ -154,6 +167,24 @@ SimulatedSystem make_system(const std::string& name, BuiltModel built, const std
   system.set_time_dependent_loads(built.time_dependent_loads);
   for (auto& projection : built.projections) system.add_projection(std::move(projection));
   return system;
+}
+
+/// A LinearStrainMonitor over the tets of objects with the linear material, if any.
+void add_linear_strain_monitor(Simulation& simulation, const SceneConfig& scene) {
+  const FrameData& frames = simulation.primary().frames();
+  if (frames.object.size() < static_cast<size_t>(frames.mesh.num_tets())) return;
+  std::vector<int> tets;
+  std::vector<std::string> names;
+  for (Eigen::Index e = 0; e < frames.mesh.num_tets(); ++e) {
+    const int object = frames.object[static_cast<size_t>(e)];
+    const ObjectConfig& config = scene.objects[static_cast<size_t>(object)];
+    if (config.material.model != "linear") continue;
+    tets.push_back(static_cast<int>(e));
+    names.push_back("/objects/" + std::to_string(object) + " (" + config.name + ")");
+  }
+  if (!tets.empty())
+    simulation.add_observer(std::make_unique<LinearStrainMonitor>(
+        frames.mesh.vertices, frames.mesh.tets, std::move(tets), std::move(names)));
 }
 
 bool has_reference_meshes(const SceneConfig& scene) {
@@ -188,6 +219,7 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   if (notes) *notes = built.notes;
   auto simulation =
       std::make_unique<Simulation>(make_system(scene.name, std::move(built), type, settings));
+  add_linear_strain_monitor(*simulation, scene);
   if (!pair) return simulation;
 
   const std::filesystem::path out = run_settings(scene).out_dir;
@@ -203,9 +235,8 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   const RunSettings frames = run_settings(scene);
   const auto frame_observer = [&](const char* folder, FrameData data,
                                   FrameObserver::Source source) {
-    return std::make_unique<FrameObserver>(out / folder, frames.write_vtu, frames.write_surface,
-                                           frames.output_every, frames.output_interval,
-                                           std::move(data), std::move(source));
+    return std::make_unique<FrameObserver>(out / folder, frames, std::move(data),
+                                           std::move(source));
   };
   if (frames.write_vtu || frames.write_surface) {
     auto embedding = std::make_shared<const Embedding>(pair->embedding);

@@ -15,9 +15,10 @@ namespace simrun {
 
 namespace {
 
-/// Runs a selection, prefixing its errors with the scene file and the selection's JSON pointer.
+/// Runs a selection (or a primitive mesh generator), prefixing its errors with the scene file
+/// and the JSON pointer.
 template <class SelectFunction>
-std::vector<int> select_or_explain(const std::string& where, SelectFunction&& select) {
+auto select_or_explain(const std::string& where, SelectFunction&& select) -> decltype(select()) {
   try {
     return select();
   } catch (const InputError& e) {
@@ -25,17 +26,22 @@ std::vector<int> select_or_explain(const std::string& where, SelectFunction&& se
   }
 }
 
-TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
+TetMesh load_object_mesh(const ObjectConfig& object, size_t index, const std::string& scene_file,
                          std::vector<std::string>& notes) {
   const MeshConfig& m = object.mesh;
   TetMesh mesh;
   int flipped = 0;
+  // A primitive's size problems name the scene and the pointer (a file's name its own file).
+  const auto primitive = [&](const char* key, auto&& make) {
+    return select_or_explain(scene_file + ": " + object_pointer(index) + "/mesh/" + key, make);
+  };
   if (m.kind == MeshConfig::Kind::kBox) {
-    mesh = make_box(m.box_size, m.box_cells, m.box_split);
+    mesh = primitive("box", [&] { return make_box(m.box_size, m.box_cells, m.box_split); });
   } else if (m.kind == MeshConfig::Kind::kRope) {
-    mesh = make_rope(m.rope_particles, m.rope_length);
+    mesh = primitive("rope", [&] { return make_rope(m.rope_particles, m.rope_length); });
   } else if (m.kind == MeshConfig::Kind::kCloth) {
-    mesh = make_cloth(m.cloth_size, m.cloth_particles, m.cloth_shear);
+    mesh = primitive("cloth",
+                     [&] { return make_cloth(m.cloth_size, m.cloth_particles, m.cloth_shear); });
   } else {
     DecimationResult decimation;
     mesh = load_mesh_file(m.file, m.tetgen.quality, m.tetgen.max_volume, m.tetgen.target_tets,
@@ -56,12 +62,12 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index,
   }
   if (mesh.edges.empty()) {
     notes.push_back(object_pointer(index) + " (" + object.name +
-                    "): " + std::to_string(mesh.num_vertices()) + " vertices, " +
-                    std::to_string(mesh.num_tets()) + " tets");
+                    "): " + plural(static_cast<size_t>(mesh.num_vertices()), "vertex", "vertices") +
+                    ", " + plural(static_cast<size_t>(mesh.num_tets()), "tet"));
   } else {
     notes.push_back(object_pointer(index) + " (" + object.name +
-                    "): " + std::to_string(mesh.num_vertices()) + " particles, " +
-                    std::to_string(mesh.edges.size()) + " springs");
+                    "): " + plural(static_cast<size_t>(mesh.num_vertices()), "particle") + ", " +
+                    plural(mesh.edges.size(), "spring"));
   }
   return mesh;
 }
@@ -157,7 +163,7 @@ void add_dirichlet_groups(const ObjectConfig& object, size_t index, const std::s
 ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::string& scene_file,
                           double dt, std::vector<std::string>& notes) {
   ObjectPieces p;
-  p.mesh = load_object_mesh(object, index, notes);
+  p.mesh = load_object_mesh(object, index, scene_file, notes);
   assign_material_fields(object, index, scene_file, p);
   add_dirichlet_groups(object, index, scene_file, dt, p);
   p.initial_positions = p.mesh.vertices;

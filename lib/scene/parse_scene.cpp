@@ -67,8 +67,12 @@ json load_normalized_scene(const fs::path& file, const std::vector<std::string>&
   json& objects = scene["objects"];
   for (std::size_t i = 0; i < objects.size(); ++i)
     if (!objects[i].contains("name")) objects[i]["name"] = "object" + std::to_string(i);
-  // Paths from --set and from defaults ("out") are relative to the scene file itself.
+  // Input paths from --set are relative to the scene file itself; the output folder, like any
+  // command-line tool's, to where simrun runs (default: out/NAME).
   resolve_scene_paths(scene, absolute.parent_path());
+  json& output = scene["output"];
+  if (!output.contains("dir")) output["dir"] = "out/" + scene["name"].get<std::string>();
+  output["dir"] = fs::absolute(output["dir"].get<std::string>()).lexically_normal().string();
 
   violations = check_scene_semantics(scene);
   if (!violations.empty()) throw_violations(file, violations, overrides);

@@ -36,7 +36,7 @@ struct MeshConfig {
   bool cloth_shear = true;
   Vec3 box_size = Vec3::Ones();  ///< [m], min corner at the origin
   Eigen::Vector3i box_cells = Eigen::Vector3i::Ones();
-  int box_split = 6;           ///< 5 or 6 tets per cube
+  int box_split = 5;           ///< 5 or 6 tets per cube (5: symmetric bending)
   std::filesystem::path file;  ///< absolute (resolved against the scene)
   TetgenOptions tetgen;
   TransformConfig transform;
@@ -196,7 +196,9 @@ struct OutputConfig {
   int every = 1;                      ///< write a frame every N steps (when interval is 0)
   double interval = 0.0;              ///< or whenever t passes a multiple of it [s]
   std::vector<std::string> frames = {"vtu"};
-  bool surface = false;  ///< also write surface/*.obj
+  bool surface = false;             ///< also write surface/*.obj
+  bool compress = true;             ///< zlib-compressed VTU arrays
+  std::string points = "deformed";  ///< VTU points: "deformed" x or "rest" X (+ displacement)
 };
 
 struct SceneConfig {

@@ -82,8 +82,6 @@ void resolve_scene_paths(json& scene, const fs::path& folder) {
           make_absolute((*reference)["mesh"], "file", folder);
         if (object.contains("material")) make_absolute(object["material"], "E_file", folder);
       }
-  if (auto output = scene.find("output"); output != scene.end())
-    make_absolute(*output, "dir", folder);
 }
 
 json read_scene_with_extends(const fs::path& file) {

@@ -250,6 +250,8 @@ SceneConfig scene_from_json(const json& j) {
   c.output.interval = output.value("interval", 0.0);
   c.output.frames = output.at("frames").get<std::vector<std::string>>();
   c.output.surface = output.at("surface").get<bool>();
+  c.output.compress = output.at("compress").get<bool>();
+  c.output.points = output.at("points").get<std::string>();
   c.threads = j.at("threads").get<int>();
   c.reference_run = j.at("reference").at("run").get<bool>();
   c.reference_track = j.at("reference").at("track").get<std::vector<int>>();

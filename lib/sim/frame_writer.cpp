@@ -34,14 +34,29 @@ std::vector<int> padded(const std::vector<int>& values, size_t tets, size_t line
 
 }  // namespace
 
-FrameWriter::FrameWriter(const std::filesystem::path& out_dir, bool vtu, bool surface,
+FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
                          const FrameData& frames)
-    : m_dir(out_dir), m_vtu(vtu), m_surface(surface), m_frames(frames) {
-  if (m_vtu) {
+    : m_dir(out_dir), m_format(format), m_frames(frames) {
+  if (m_format.vtu) {
     recreate_folder(m_dir / "frames");
     m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
   }
-  if (m_surface) recreate_folder(m_dir / "surface");
+  if (m_format.surface) {
+    recreate_folder(m_dir / "surface");
+    // The OBJ holds the boundary vertices only, renumbered in their original order.
+    std::vector<int> index(static_cast<size_t>(frames.mesh.num_vertices()), -1);
+    for (Eigen::Index f = 0; f < frames.surface.rows(); ++f)
+      for (int k = 0; k < 3; ++k) index[static_cast<size_t>(frames.surface(f, k))] = 0;
+    for (size_t i = 0; i < index.size(); ++i)
+      if (index[i] == 0) {
+        index[i] = static_cast<int>(m_surface_vertices.size());
+        m_surface_vertices.push_back(static_cast<int>(i));
+      }
+    m_surface_faces = frames.surface;
+    for (Eigen::Index f = 0; f < m_surface_faces.rows(); ++f)
+      for (int k = 0; k < 3; ++k)
+        m_surface_faces(f, k) = index[static_cast<size_t>(frames.surface(f, k))];
+  }
   // Springs (mass-spring objects) are line cells after the tets; their cell data is padded.
   const Eigen::Index n_tets = frames.mesh.num_tets();
   const Eigen::Index n_lines = static_cast<Eigen::Index>(frames.mesh.edges.size());
@@ -64,23 +79,32 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, bool vtu, bool su
     m_material_region = padded(frames.material_region, tets, lines);
     m_cell_fields.cell_ints.push_back({"material_region", &m_material_region});
   }
+  if (frames.object.size() == tets + lines) {
+    m_object = frames.object;
+    m_cell_fields.cell_ints.push_back({"object", &m_object});
+  }
   if (lines > 0) m_cell_fields.lines = &frames.mesh.edges;
+  m_cell_fields.zlib = m_format.zlib;
 }
 
 void FrameWriter::write(int step, double t, const VecX& x, const VecX& v) {
   const MatX3 positions = as_rows(x);
-  if (m_vtu) {
+  if (m_format.vtu) {
     const MatX3 displacement = positions - m_frames.mesh.vertices;
     const MatX3 velocity = as_rows(v);
     VtuFields fields = m_cell_fields;
     fields.point_vectors = {{"displacement", &displacement}, {"velocity", &velocity}};
+    fields.active_vectors = m_format.rest_points;  // Warp By Vector picks it: only over rest X
     fields.time = t;
     const auto file = m_dir / "frames" / frame_name(step, "vtu");
-    write_vtu(file, positions, m_frames.mesh.tets, fields);
+    write_vtu(file, m_format.rest_points ? m_frames.mesh.vertices : positions, m_frames.mesh.tets,
+              fields);
     m_pvd->add(t, file);
   }
-  if (m_surface)
-    write_obj(m_dir / "surface" / frame_name(step, "obj"), positions, m_frames.surface);
+  if (m_format.surface) {
+    const MatX3 boundary = positions(m_surface_vertices, Eigen::placeholders::all);
+    write_obj(m_dir / "surface" / frame_name(step, "obj"), boundary, m_surface_faces);
+  }
   ++m_count;
 }
 

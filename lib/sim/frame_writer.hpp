@@ -9,11 +9,23 @@
 
 namespace simrun {
 
+/// What a frame holds and how it is written.
+struct FrameFormat {
+  bool vtu = true;       ///< frames/NNNNNN.vtu and frames.pvd
+  bool surface = false;  ///< surface/NNNNNN.obj: the boundary triangles over their vertices only
+  bool zlib = true;      ///< zlib-compressed VTU arrays
+  /// VTU points: false, the deformed positions x (what ParaView shows without filters; the
+  /// "displacement" array is then for colouring, not for Warp By Vector, and is not marked as
+  /// the active vectors); true, the rest positions X, warped to x by Warp By Vector with
+  /// "displacement" (marked active).
+  bool rest_points = false;
+};
+
 class FrameWriter {
  public:
   /// Creates OUT/frames (and OUT/surface), removing frames of an earlier run there. `frames`
   /// must outlive the writer; its cell data is laid out once here.
-  FrameWriter(const std::filesystem::path& out_dir, bool vtu, bool surface,
+  FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
               const FrameData& frames);
   /// Writes the frame of `step` at full positions x and full velocities v.
   void write(int step, double t, const VecX& x, const VecX& v);
@@ -21,13 +33,15 @@ class FrameWriter {
 
  private:
   std::filesystem::path m_dir;
-  bool m_vtu, m_surface;
+  FrameFormat m_format;
   const FrameData& m_frames;
   std::unique_ptr<PvdCollection> m_pvd;
   /// Cell data, one entry per tet then per spring line (E, nu, density 0 and regions 0 there).
   VecX m_youngs, m_poisson, m_density;
-  std::vector<int> m_regions, m_material_region;
-  VtuFields m_cell_fields;  ///< the cell arrays above, and the line cells
+  std::vector<int> m_regions, m_material_region, m_object;
+  std::vector<int> m_surface_vertices;  ///< the vertices the boundary triangles use, ascending
+  MatX3i m_surface_faces;               ///< the boundary triangles over m_surface_vertices
+  VtuFields m_cell_fields;              ///< the cell arrays above, and the line cells
   int m_count = 0;
 };
 

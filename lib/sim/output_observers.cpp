@@ -30,22 +30,21 @@ void StatsCsvObserver::after_step(const Simulation&, const StepRecord& record) {
   m_csv->row(row);
 }
 
-FrameObserver::FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface,
-                             int every, double interval)
-    : m_out_dir(out_dir), m_vtu(vtu), m_surface(surface), m_every(every), m_interval(interval) {}
-
-FrameObserver::FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface,
-                             int every, double interval, FrameData frames, Source source)
+FrameObserver::FrameObserver(const std::filesystem::path& out_dir, const RunSettings& settings)
     : m_out_dir(out_dir),
-      m_vtu(vtu),
-      m_surface(surface),
-      m_every(every),
-      m_interval(interval),
-      m_frames(std::make_unique<FrameData>(std::move(frames))),
-      m_source(std::move(source)) {}
+      m_format(settings.frame_format()),
+      m_every(settings.output_every),
+      m_interval(settings.output_interval) {}
+
+FrameObserver::FrameObserver(const std::filesystem::path& out_dir, const RunSettings& settings,
+                             FrameData frames, Source source)
+    : FrameObserver(out_dir, settings) {
+  m_frames = std::make_unique<FrameData>(std::move(frames));
+  m_source = std::move(source);
+}
 
 void FrameObserver::begin(const Simulation& simulation, const StepRecord& initial) {
-  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_vtu, m_surface,
+  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format,
                                            m_frames ? *m_frames : simulation.primary().frames());
   m_last_t = initial.t;
   write(simulation, initial);
@@ -69,6 +68,7 @@ void FrameObserver::after_step(const Simulation& simulation, const StepRecord& r
 }
 
 void FrameObserver::write(const Simulation& simulation, const StepRecord& record) {
+  m_last_written = record.step;
   if (m_source) {
     VecX x, v;
     m_source(simulation, x, v);
@@ -80,16 +80,23 @@ void FrameObserver::write(const Simulation& simulation, const StepRecord& record
                   system.full_velocities());
 }
 
-void FrameObserver::finish(const Simulation&, RunResult& result) {
+void FrameObserver::finish(const Simulation& simulation, RunResult& result) {
+  // A run that stopped early (diverged, failed, interrupted) ends with a frame of its last good
+  // state, so the last frame shows where it stopped.
+  if (m_writer && m_last_written != result.steps_done) {
+    StepRecord last;
+    last.step = result.steps_done;
+    last.t = simulation.state().t;
+    last.last = true;
+    write(simulation, last);
+  }
   result.frames_written = m_writer ? m_writer->frames_written() : 0;
 }
 
 void add_output_observers(Simulation& simulation, const RunSettings& settings) {
   simulation.add_observer(std::make_unique<EnergyCsvObserver>(settings.out_dir / "energy.csv"));
   simulation.add_observer(std::make_unique<StatsCsvObserver>(settings.out_dir / "stats.csv"));
-  simulation.add_observer(
-      std::make_unique<FrameObserver>(settings.out_dir, settings.write_vtu, settings.write_surface,
-                                      settings.output_every, settings.output_interval));
+  simulation.add_observer(std::make_unique<FrameObserver>(settings.out_dir, settings));
 }
 
 }  // namespace simrun

@@ -43,12 +43,12 @@ class FrameObserver final : public StepObserver {
   /// Full positions and velocities of the frames' mesh at the simulation's current state.
   using Source = std::function<void(const Simulation&, VecX& x, VecX& v)>;
 
-  FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface, int every,
-                double interval);
+  /// Frames in `out_dir` as `settings` ask (format, every N steps or an interval).
+  FrameObserver(const std::filesystem::path& out_dir, const RunSettings& settings);
   /// Frames of another mesh (`frames`) whose state `source` gives: a companion system, or a
   /// finer mesh driven by the primary one through an embedding.
-  FrameObserver(const std::filesystem::path& out_dir, bool vtu, bool surface, int every,
-                double interval, FrameData frames, Source source);
+  FrameObserver(const std::filesystem::path& out_dir, const RunSettings& settings, FrameData frames,
+                Source source);
   void begin(const Simulation& simulation, const StepRecord& initial) override;
   void after_step(const Simulation& simulation, const StepRecord& record) override;
   void finish(const Simulation& simulation, RunResult& result) override;
@@ -58,10 +58,11 @@ class FrameObserver final : public StepObserver {
   void write(const Simulation& simulation, const StepRecord& record);
 
   std::filesystem::path m_out_dir;
-  bool m_vtu, m_surface;
+  FrameFormat m_format;
   int m_every;
   double m_interval;
   double m_last_t = 0.0;                ///< time of the previous accepted step
+  long m_last_written = -1;             ///< step of the last frame written
   std::unique_ptr<FrameData> m_frames;  ///< another mesh's frame data (with a source)
   Source m_source;
   std::unique_ptr<FrameWriter> m_writer;

@@ -24,6 +24,7 @@ struct FrameData {
   VecX density;  ///< per-tet density [kg/m^3] (cell data "density"); may be empty
   std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
   MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
+  std::vector<int> object;  ///< per tet, then per spring line: the scene object index (cell data)
 };
 
 class SimulatedSystem {

@@ -58,6 +58,13 @@ void Simulation::stop(const std::string& status, long step, const std::string& w
   m_running = false;
 }
 
+void Simulation::interrupt(const std::string& why) {
+  if (!m_running) return;
+  m_result.status = "interrupted";
+  m_result.message = "stopped by " + why + " after step " + std::to_string(m_result.steps_done);
+  m_running = false;
+}
+
 bool Simulation::step() {
   if (!m_running) return false;
   const long step = m_result.steps_done + 1;
@@ -133,7 +140,6 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
     const bool more = step();
     if (on_step && m_result.steps_done > 0 && (more || m_result.status == "finished"))
       on_step(m_result.steps_done);
-    if (!more) break;
   }
   return finish();
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/divergence_monitor.hpp"
+#include "sim/frame_writer.hpp"
 #include "sim/simulated_system.hpp"
 #include "sim/step_clock.hpp"
 #include "sim/step_observer.hpp"
@@ -27,21 +28,27 @@ struct RunSettings {
   double output_interval = 0.0;  ///< or whenever t passes a multiple of it [s]
   bool write_vtu = true;
   bool write_surface = false;
+  bool compress_frames = true;  ///< zlib-compressed VTU arrays
+  bool rest_points = false;     ///< VTU points at rest, warped by "displacement" (FrameFormat)
   /// Diverged when total energy rises above its start by this many times the energy scale
   /// (sim/divergence_monitor.hpp).
   double blowup_factor = 1e3;
 
+  FrameFormat frame_format() const {
+    return {write_vtu, write_surface, compress_frames, rest_points};
+  }
   /// The clock of a run whose initial state is at t0.
   StepClock clock(double t0 = 0.0) const { return StepClock(dt, steps, end_time, t0); }
 };
 
 struct RunResult {
-  std::string status = "finished";  ///< "finished" | "diverged" | "failed"
+  std::string status = "finished";  ///< "finished" | "diverged" | "failed" | "interrupted"
   std::string message;              ///< why it stopped early
   long steps_done = 0;
   double t_end = 0.0;  ///< time of the last accepted state [s]
   double seconds_total = 0.0, seconds_stepping = 0.0, seconds_output = 0.0;
   int frames_written = 0;
+  std::vector<std::string> warnings;  ///< what observers found doubtful (e.g. linear strain)
 };
 
 class Simulation {
@@ -61,9 +68,12 @@ class Simulation {
   void begin(const RunSettings& settings);
   /// Takes one step; false when the run is over (finished, or stopped: see result()).
   bool step();
+  /// Stops the run after the step in progress with status "interrupted" (`why`: e.g. "SIGINT");
+  /// the state stays at the last accepted step, which finish() gives the observers.
+  void interrupt(const std::string& why);
   /// Ends the run: the observers' finish, the timings. Returns the result.
   RunResult finish();
-  /// begin, step until done (calling on_step(step) after each), finish.
+  /// begin, step until done (calling on_step(step) after each; it may call interrupt()), finish.
   RunResult run(const RunSettings& settings, const std::function<void(long)>& on_step = {});
 
   SimulatedSystem& primary() { return m_primary; }

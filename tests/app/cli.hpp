@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -50,8 +51,10 @@ inline std::string read_stream(std::FILE* f) {
   return text;
 }
 
-/// Runs `simrun args...` in `cwd` (the test's working directory when empty).
-inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {}) {
+/// Runs `simrun args...` in `cwd` (the test's working directory when empty). `during`, when
+/// given, is called with the child's pid while it runs (e.g. to send it a signal).
+inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {},
+                  const std::function<void(pid_t)>& during = {}) {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
   if (!out || !err) throw std::runtime_error("tmpfile failed");
@@ -72,6 +75,7 @@ inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {}
     execv(argv[0], argv.data());
     _exit(127);
   }
+  if (during) during(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid failed");

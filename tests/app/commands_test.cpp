@@ -261,9 +261,9 @@ TEST(Run, ZeroStepsWritesTheInitialState) {
   EXPECT_EQ(cli::read_json(out / "run.json").at("status"), "finished");
 }
 
-TEST(Run, RelativePathsResolveAgainstTheSceneFolder) {
-  // Scene in TMP/scenes, mesh in TMP/meshes, run from TMP/elsewhere: the mesh path and the
-  // default output.dir are relative to the scene's folder, not to the working directory.
+TEST(Run, InputPathsResolveAgainstTheSceneFolderOutputAgainstTheWorkingFolder) {
+  // Scene in TMP/scenes, mesh in TMP/meshes, run from TMP/elsewhere: the mesh path is relative
+  // to the scene's folder, output.dir to the working folder (as for any command-line tool).
   TempDir tmp;
   tmp.copy_data("meshes/two_tets.node", "meshes/two_tets.node");
   tmp.copy_data("meshes/two_tets.ele", "meshes/two_tets.ele");
@@ -273,10 +273,16 @@ TEST(Run, RelativePathsResolveAgainstTheSceneFolder) {
   fs::create_directories(tmp / "elsewhere");
   const Result r = cli::run({"run", "../scenes/rel.json", "--quiet"}, tmp / "elsewhere");
   ASSERT_EQ(r.code, 0) << r.describe();
-  EXPECT_TRUE(fs::exists(tmp / "scenes" / "results" / "run.json"));
-  EXPECT_FALSE(fs::exists(tmp / "elsewhere" / "results"));
-  const json record = cli::read_json(tmp / "scenes" / "results" / "run.json");
+  EXPECT_TRUE(fs::exists(tmp / "elsewhere" / "results" / "run.json"));
+  EXPECT_FALSE(fs::exists(tmp / "scenes" / "results"));
+  const json record = cli::read_json(tmp / "elsewhere" / "results" / "run.json");
   EXPECT_EQ(record.at("/counts/vertices"_json_pointer), 5);
+
+  // Without output.dir: out/NAME under the working folder.
+  s.erase("output");
+  tmp.write("scenes/unnamed.json", s);
+  ASSERT_EQ(cli::run({"run", "../scenes/unnamed.json", "--quiet"}, tmp / "elsewhere").code, 0);
+  EXPECT_TRUE(fs::exists(tmp / "elsewhere" / "out" / "tiny" / "run.json"));
 }
 
 TEST(Run, DashOOverridesOutputDir) {

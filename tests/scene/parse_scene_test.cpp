@@ -31,11 +31,12 @@ TEST(ParseScene, FillsDefaults) {
   EXPECT_EQ(n["gravity"], json::parse("[0, -9.81, 0]"));
   EXPECT_EQ(n["name"], "scene");                  // file stem
   EXPECT_EQ(n["objects"][0]["name"], "object0");  // position
-  EXPECT_EQ(n["objects"][0]["mesh"]["box"]["split"], 6);
+  EXPECT_EQ(n["objects"][0]["mesh"]["box"]["split"], 5);
   EXPECT_EQ(n["objects"][0]["dirichlet"][0]["select"]["tol"], 1e-6);  // inside array items
   EXPECT_EQ(n["output"]["frames"], json::parse(R"(["vtu"])"));
   EXPECT_EQ(scene.integrator.type, "si");
-  EXPECT_EQ(scene.output.dir, dir.root() / "out");  // default, relative to the scene's folder
+  // Default out/NAME, relative to where simrun runs (as any command-line tool's output).
+  EXPECT_EQ(scene.output.dir, std::filesystem::current_path() / "out" / "scene");
   EXPECT_EQ(scene.source, file);
   EXPECT_EQ(scene.time.steps, 10);
   EXPECT_TRUE(scene.lumped_mass);
@@ -82,7 +83,7 @@ TEST(ParseScene, ContractExampleLoads) {
   EXPECT_EQ(bar.dirichlet[0].select.side, "-x");
   EXPECT_EQ(s.damping.stiffness, 0.01);
   EXPECT_EQ(s.damping.stiffness_at, DampingConfig::StiffnessAt::kRest);
-  EXPECT_EQ(s.output.dir, dir.root() / "out");
+  EXPECT_EQ(s.output.dir, std::filesystem::current_path() / "out");
 }
 
 TEST(ParseScene, UnknownKeySuggestsNearestName) {

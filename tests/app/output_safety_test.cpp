@@ -1,0 +1,189 @@
+// Issue "users first", section 1: safe output folders (refusal, --force, lock, unwritable
+// paths), interruption by a signal, the last good frame of a stopped run, and the errors a new
+// user hit (validate checking what run checks, CLI ranges, the cells cap).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+
+#include <csignal>
+#include <thread>
+
+#include "app/cli.hpp"
+#include "app/scenes.hpp"
+
+namespace {
+
+using cli::Result;
+using cli::TempDir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+Result run_tiny(const TempDir& tmp, const fs::path& out, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"run", tmp.write("tiny.json", cli::tiny_scene()).string(),
+                                   "-o", out.string(), "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return cli::run(args);
+}
+
+TEST(OutputFolder, RefusesAFolderWithOtherFilesUnlessForced) {
+  TempDir tmp;
+  const fs::path out = tmp / "mine";
+  tmp.write("mine/thesis.tex", std::string("precious"));
+  const Result refused = run_tiny(tmp, out);
+  EXPECT_EQ(refused.code, 1) << refused.describe();
+  EXPECT_TRUE(contains(refused.err, out.string())) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "--force")) << refused.err;
+  EXPECT_FALSE(fs::exists(out / "run.json"));
+
+  const Result forced = run_tiny(tmp, out, {"--force"});
+  ASSERT_EQ(forced.code, 0) << forced.describe();
+  EXPECT_TRUE(fs::exists(out / "run.json"));
+  EXPECT_EQ(cli::read_file(out / "thesis.tex"), "precious");  // not simrun's: kept
+}
+
+TEST(OutputFolder, ReplacesItsOwnPreviousRunOfTheSameSceneWithoutStaleFiles) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  ASSERT_EQ(run_tiny(tmp, out, {"--set", "/output/surface=true"}).code, 0);
+  EXPECT_EQ(cli::count_files(out / "frames", ".vtu"), 4);
+  // Same scene again, fewer steps, no surface: nothing of the first run survives.
+  const Result again = run_tiny(tmp, out, {"--steps", "1"});
+  ASSERT_EQ(again.code, 0) << again.describe();
+  EXPECT_EQ(cli::count_files(out / "frames", ".vtu"), 2);
+  EXPECT_FALSE(fs::exists(out / "surface"));
+  EXPECT_EQ(cli::column(out / "energy.csv", "step").size(), 2u);
+
+  // Another scene into the same folder: refused.
+  json other = cli::tiny_scene();
+  other["name"] = "other";
+  const Result refused =
+      cli::run({"run", tmp.write("other.json", other).string(), "-o", out.string(), "--quiet"});
+  EXPECT_EQ(refused.code, 1) << refused.describe();
+  EXPECT_TRUE(contains(refused.err, "'tiny'")) << refused.err;
+}
+
+TEST(OutputFolder, ASecondRunIntoALockedFolderIsRefused) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  fs::create_directories(out);
+  // Hold the lock as a running simrun would.
+  const int fd = ::open((out / ".simrun.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const Result r = run_tiny(tmp, out);
+  ::close(fd);
+  EXPECT_EQ(r.code, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, "another simrun")) << r.err;
+  EXPECT_FALSE(fs::exists(out / "energy.csv"));
+  EXPECT_EQ(run_tiny(tmp, out).code, 0);  // free again
+}
+
+TEST(OutputFolder, AnUnwritablePathIsBadInput) {
+  TempDir tmp;
+  tmp.write("file", std::string("not a folder"));
+  const Result r = run_tiny(tmp, tmp / "file" / "out");
+  EXPECT_EQ(r.code, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, (tmp / "file" / "out").string())) << r.err;
+  EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+}
+
+/// Runs a long scene and sends `signal` once it has written a few energy rows.
+Result run_and_interrupt(const TempDir& tmp, const fs::path& out, int signal) {
+  json s = cli::tiny_scene();
+  s["time"]["steps"] = 10000000;
+  s["output"]["every"] = 1000;
+  return cli::run({"run", tmp.write("long.json", s).string(), "-o", out.string(), "--quiet",
+                   "--threads", "1"},
+                  {}, [&](pid_t pid) {
+                    for (int i = 0; i < 3000; ++i) {  // at most 60 s for the set-up
+                      std::error_code ec;
+                      if (fs::exists(out / "energy.csv", ec) &&
+                          fs::file_size(out / "energy.csv", ec) > 2000)
+                        break;
+                      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                    }
+                    ::kill(pid, signal);
+                  });
+}
+
+TEST(Interrupt, SigtermAndSigintEndTheRunCleanlyWithItsLastGoodFrame) {
+  for (const int signal : {SIGTERM, SIGINT}) {
+    TempDir tmp;
+    const fs::path out = tmp / "out";
+    const Result r = run_and_interrupt(tmp, out, signal);
+    EXPECT_EQ(r.code, 128 + signal) << r.describe();
+    const json record = cli::read_json(out / "run.json");
+    EXPECT_EQ(record.at("status"), "interrupted") << record.dump(2);
+    EXPECT_TRUE(contains(record.value("message", ""), signal == SIGTERM ? "SIGTERM" : "SIGINT"));
+    const long steps = record.at("/counts/steps_done"_json_pointer).get<long>();
+    EXPECT_GT(steps, 0);
+    EXPECT_TRUE(record.contains("wall_seconds"));
+    // energy.csv holds every step done; the last good state is a frame, listed in frames.pvd.
+    const std::vector<double> step = cli::column(out / "energy.csv", "step");
+    ASSERT_FALSE(step.empty());
+    EXPECT_EQ(static_cast<long>(step.back()), steps);
+    char name[32];
+    std::snprintf(name, sizeof name, "%06ld.vtu", steps);
+    EXPECT_TRUE(fs::exists(out / "frames" / name)) << name;
+    EXPECT_TRUE(contains(cli::read_file(out / "frames.pvd"), name));
+    EXPECT_TRUE(contains(cli::read_file(out / "simrun.log"), "interrupted"));
+  }
+}
+
+TEST(Validate, ChecksWhatRunChecks) {
+  TempDir tmp;
+  // A mesh file that cannot be read: run rejects it, so validate must too.
+  tmp.write("broken.off", std::string("OFF\n3 1 0\n0 0 0\n"));
+  json s = cli::file_scene((tmp / "broken.off").string());
+  const Result r = cli::run({"validate", tmp.write("s.json", s).string()});
+  EXPECT_EQ(r.code, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, "broken.off")) << r.err;
+}
+
+TEST(Cli, RangeErrorsAreShort) {
+  TempDir tmp;
+  const Result r = run_tiny(tmp, tmp / "out", {"--threads", "0"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "--threads")) << r.err;
+  EXPECT_LT(r.err.size(), 200u) << r.err;  // no 309-digit largest double
+  const Result steps = run_tiny(tmp, tmp / "out", {"--steps", "-1"});
+  EXPECT_EQ(steps.code, 1);
+  EXPECT_TRUE(contains(steps.err, "--steps")) << steps.err;
+}
+
+TEST(Cli, TheCellsCapNamesTheSceneAndPointer) {
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["objects"][0]["mesh"]["box"]["cells"] = {2000, 2000, 2000};
+  const auto file = tmp.write("huge.json", s);
+  const Result r = cli::run({"validate", file.string()});
+  EXPECT_EQ(r.code, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, file.string() + ": /objects/0/mesh/box")) << r.err;
+}
+
+TEST(Run, ALinearMaterialFarPastSmallStrainIsWarnedAbout) {
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["time"] = {{"dt", 0.005}, {"steps", 60}};
+  s["objects"][0]["material"]["E"] = 1e4;  // a 1 m bar that droops far
+  const fs::path out = tmp / "out";
+  const Result r = cli::run({"run", tmp.write("soft.json", s).string(), "-o", out.string()});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "warning: /objects/0")) << r.err;
+  const json record = cli::read_json(out / "run.json");
+  ASSERT_TRUE(record.contains("warnings"));
+  EXPECT_TRUE(contains(record["warnings"][0].get<std::string>(), "corotated"));
+
+  s["objects"][0]["material"]["E"] = 1e9;  // stiff: small strain, no warning
+  const Result stiff = cli::run(
+      {"run", tmp.write("stiff.json", s).string(), "-o", (tmp / "stiff").string()});
+  ASSERT_EQ(stiff.code, 0);
+  EXPECT_FALSE(contains(stiff.err, "warning")) << stiff.err;
+  EXPECT_FALSE(cli::read_json(tmp / "stiff" / "run.json").contains("warnings"));
+}
+
+}  // namespace
