@@ -5,6 +5,7 @@
 #include "mesh/boundary.hpp"
 #include "scene/energy_terms.hpp"
 #include "scene/initial_state.hpp"
+#include "scene/memory_estimate.hpp"
 #include "scene/merged_objects.hpp"
 #include "scene/mesh_pair.hpp"
 #include "scene/object_pieces.hpp"
@@ -61,14 +62,38 @@ std::string model_note(const MergedObjects& objects, const Model& model, size_t 
          plural(fixed, "constrained vertex", "constrained vertices");
 }
 
+/// False for runs that never factorize a matrix (explicit integrators, the pcg solver).
+bool run_factorizes(const SceneConfig& scene) {
+  static const std::vector<std::string> kExplicit = {"fe", "rk4", "symplectic_euler", "verlet"};
+  const std::string& type = scene.integrator.type;
+  return scene.solver.type != "pcg" &&
+         std::find(kExplicit.begin(), kExplicit.end(), type) == kExplicit.end();
+}
+
 }  // namespace
 
 BuiltModel build_model(const SceneConfig& scene) {
   BuiltModel built;
+  // Boxes first: their counts are known before generating them (a box can ask for 2^30 tets).
+  const bool factorizes = run_factorizes(scene);
+  double box_vertices = 0.0, box_tets = 0.0;
+  for (const ObjectConfig& object : scene.objects)
+    if (object.mesh.kind == MeshConfig::Kind::kBox) {
+      const Eigen::Vector3d cells = object.mesh.box_cells.cast<double>();
+      box_vertices += (cells.array() + 1.0).prod();
+      box_tets += cells.prod() * object.mesh.box_split;
+    }
+  require_memory(scene.source.string(), box_vertices, box_tets, factorizes);
   std::vector<ObjectPieces> pieces;
   for (size_t i = 0; i < scene.objects.size(); ++i)
     pieces.push_back(
         build_object(scene.objects[i], i, scene.source.string(), scene.time.dt, built.notes));
+  double vertices = 0.0, tets = 0.0;
+  for (const ObjectPieces& piece : pieces) {
+    vertices += piece.mesh.num_vertices();
+    tets += piece.mesh.num_tets();
+  }
+  require_memory(scene.source.string(), vertices, tets, factorizes);
   MergedObjects objects = merge_objects(pieces, scene);
   built.frames = frame_data(objects);
 

@@ -23,8 +23,8 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 Result run_tiny(const TempDir& tmp, const fs::path& out, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"run", tmp.write("tiny.json", cli::tiny_scene()).string(),
-                                   "-o", out.string(), "--quiet"};
+  std::vector<std::string> args = {"run", tmp.write("tiny.json", cli::tiny_scene()).string(), "-o",
+                                   out.string(), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return cli::run(args);
 }
@@ -96,18 +96,17 @@ Result run_and_interrupt(const TempDir& tmp, const fs::path& out, int signal) {
   json s = cli::tiny_scene();
   s["time"]["steps"] = 10000000;
   s["output"]["every"] = 1000;
-  return cli::run({"run", tmp.write("long.json", s).string(), "-o", out.string(), "--quiet",
-                   "--threads", "1"},
-                  {}, [&](pid_t pid) {
-                    for (int i = 0; i < 3000; ++i) {  // at most 60 s for the set-up
-                      std::error_code ec;
-                      if (fs::exists(out / "energy.csv", ec) &&
-                          fs::file_size(out / "energy.csv", ec) > 2000)
-                        break;
-                      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                    }
-                    ::kill(pid, signal);
-                  });
+  return cli::run(
+      {"run", tmp.write("long.json", s).string(), "-o", out.string(), "--quiet", "--threads", "1"},
+      {}, [&](pid_t pid) {
+        for (int i = 0; i < 3000; ++i) {  // at most 60 s for the set-up
+          std::error_code ec;
+          if (fs::exists(out / "energy.csv", ec) && fs::file_size(out / "energy.csv", ec) > 2000)
+            break;
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        ::kill(pid, signal);
+      });
 }
 
 TEST(Interrupt, SigtermAndSigintEndTheRunCleanlyWithItsLastGoodFrame) {
@@ -179,11 +178,33 @@ TEST(Run, ALinearMaterialFarPastSmallStrainIsWarnedAbout) {
   EXPECT_TRUE(contains(record["warnings"][0].get<std::string>(), "corotated"));
 
   s["objects"][0]["material"]["E"] = 1e9;  // stiff: small strain, no warning
-  const Result stiff = cli::run(
-      {"run", tmp.write("stiff.json", s).string(), "-o", (tmp / "stiff").string()});
+  const Result stiff =
+      cli::run({"run", tmp.write("stiff.json", s).string(), "-o", (tmp / "stiff").string()});
   ASSERT_EQ(stiff.code, 0);
   EXPECT_FALSE(contains(stiff.err, "warning")) << stiff.err;
   EXPECT_FALSE(cli::read_json(tmp / "stiff" / "run.json").contains("warnings"));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Memory, AScenePastTheMachinesMemoryIsRefusedWithTheEstimate) {
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  // 3.3k vertices: ~37 MB for the model, ~31 MB more for a Cholesky factor.
+  s["objects"][0]["mesh"]["box"]["cells"] = {40, 8, 8};
+  const auto file = tmp.write("big.json", s);
+  ::setenv("SIMRUN_MEMORY_LIMIT", "50e6", 1);  // a 50 MB machine
+  const Result refused = cli::run({"run", file.string(), "-o", (tmp / "out").string()});
+  const Result explicit_run = cli::run({"validate", file.string(), "--set", "/integrator/type=fe"});
+  ::unsetenv("SIMRUN_MEMORY_LIMIT");
+  EXPECT_EQ(refused.code, 1) << refused.describe();
+  EXPECT_TRUE(contains(refused.err, file.string() + ": the run needs about")) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "Cholesky factor")) << refused.err;
+  EXPECT_FALSE(fs::exists(tmp / "out"));
+  // Without a factorization the same mesh fits.
+  EXPECT_EQ(explicit_run.code, 0) << explicit_run.describe();
 }
 
 }  // namespace
