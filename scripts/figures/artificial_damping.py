@@ -10,6 +10,7 @@ runs it with SIMRUN_FIGURE_CSV set, then writes OUT/artificial_damping.csv and .
 the table at the digest's h*omega values.
 
 usage: scripts/figures/artificial_damping.py [--test-binary PATH] [--out DIR] [--quick]
+                                              [--format png|pdf|svg[,...]]
 (--quick is accepted for symmetry with the other figure scripts: the measurement takes a few
 seconds, so quick and full mode are the same.)
 """
@@ -21,9 +22,11 @@ import shutil
 import subprocess
 import sys
 
+import plotting
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 METHODS = ["be", "bdf2", "tr_bdf2", "sdirk2", "trapezoidal", "im"]
-LABELS = {"be": "BE", "bdf2": "BDF2", "tr_bdf2": "TR-BDF2", "sdirk2": "SDIRK (gamma = 2 - sqrt 2)",
+LABELS = {"be": "BE", "bdf2": "BDF2", "tr_bdf2": "TR-BDF2", "sdirk2": r"SDIRK ($\gamma = 2 - \sqrt{2}$)",
           "trapezoidal": "trapezoidal", "im": "implicit midpoint"}
 STYLES = {"be": ("k", "-", 2.5), "bdf2": ("C2", "-.", 1.5), "tr_bdf2": ("C0", "--", 1.5),
           "sdirk2": ("C3", "-", 1.5), "trapezoidal": ("C4", ":", 2.0), "im": ("C1", (0, (1, 3)), 2.0)}
@@ -34,6 +37,7 @@ def main():
     parser.add_argument("--test-binary", default=os.path.join(ROOT, "build", "tests", "test_figures"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="same as the full mode (a few seconds)")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     raw = os.path.join(args.out, "artificial_damping.raw.csv")
@@ -75,25 +79,24 @@ def main():
     for text, ok in claims:
         print(f"  {'yes' if ok else 'NO '}  {text}")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, ax = plt.subplots(figsize=(6, 4))
         hw = [r["h_omega"] for r in rows]
-        for m in METHODS:
+        # TR and IM coincide at 0, TR-BDF2 and SDIRK nearly: staggered markers keep each visible.
+        for i, m in enumerate(METHODS):
             color, ls, lw = STYLES[m]
-            ax.semilogx(hw, [r["d_over_w_" + m] for r in rows], color=color, linestyle=ls, linewidth=lw,
-                        label=LABELS[m])
-        ax.set_xlabel("h omega")
-        ax.set_ylabel("d / omega")
-        ax.set_title("Artificial damping on q'' + omega^2 q = 0 (measured)")
+            style = plotting.curve_style(i, len(hw), series=len(METHODS))
+            style.update(linestyle=ls, markersize=4)
+            ax.semilogx(hw, [r["d_over_w_" + m] for r in rows], color=color, linewidth=lw, label=LABELS[m],
+                        **style)
+        ax.set_xlabel(r"$h\,\omega$")
+        ax.set_ylabel(r"$d / \omega$")
+        ax.set_title(r"Artificial damping on $\ddot q + \omega^2 q = 0$ (measured)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "artificial_damping.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "artificial_damping", args.format)
     print(f"wrote {csv_path}")
     if not all(ok for _, ok in claims):
         sys.exit("a claim of the survey's Fig. 3 did not reproduce")

@@ -3,6 +3,7 @@
 Euler-Bernoulli beam theory. Writes OUT/cantilever_convergence.csv and .png and prints the table.
 
 usage: scripts/figures/cantilever_convergence.py [--simrun PATH] [--out DIR] [--quick]
+                                                  [--format png|pdf|svg[,...]]
 """
 import argparse
 import csv
@@ -10,8 +11,9 @@ import json
 import math
 import os
 import subprocess
-import sys
 import tempfile
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 L, SIDE, E, RHO = 1.0, 0.05, 1e6, 1000.0
@@ -47,6 +49,7 @@ def main():
     parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="three refinements instead of five")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     refinements = [1, 2, 4] if args.quick else [1, 2, 4, 8, 12]
@@ -65,21 +68,17 @@ def main():
     print(f"{'refine':>6} {'tets':>7} {'f1 [Hz]':>10} {'error':>8}")
     for r, tets, f1, err in rows:
         print(f"{r:>6} {tets:>7} {f1:>10.5g} {100 * err:>7.1f}%")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, ax = plt.subplots(figsize=(5, 3.5))
         ax.loglog([r[1] for r in rows], [r[3] for r in rows], "o-", label="P1 tets, consistent mass")
         ax.set_xlabel("tets")
-        ax.set_ylabel("relative error of f1 vs Euler-Bernoulli")
-        ax.set_title("Cantilever 1 x 0.05 x 0.05 m, E = 1e6 Pa, nu = 0")
+        ax.set_ylabel(r"relative error of $f_1$ vs Euler-Bernoulli")
+        ax.set_title(r"Cantilever $1 \times 0.05 \times 0.05$ m, $E = 10^6$ Pa, $\nu = 0$", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "cantilever_convergence.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "cantilever_convergence", args.format)
     print(f"wrote {csv_path}")
 
 

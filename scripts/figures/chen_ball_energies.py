@@ -42,6 +42,7 @@ tables and the thesis' claims with yes/NO. Exit 1 if a run of SI or SIERE fails 
 asserted claim (marked [checked]) fails.
 
 usage: scripts/figures/chen_ball_energies.py [--simrun PATH] [--out DIR] [--quick]
+                                              [--format png|pdf|svg[,...]]
 (--quick: the hanging ball meshed with TetGen quality 1.5 and no volume bound (~500 tets), 40
 steps, the stiffness x 100 cost over 3 steps, the bounce for 150 steps; no shell/core bounce.)
 """
@@ -55,6 +56,8 @@ import subprocess
 import sys
 import tempfile
 
+import plotting
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HANGING = os.path.join(ROOT, "scenes", "chen_hanging_ball.json")
 BOUNCING = os.path.join(ROOT, "scenes", "chen_bouncing_ball.json")
@@ -65,6 +68,7 @@ THESIS_100 = {"si": (44, 42), "siere": (97, 96), "ere": (36, 112)}
 CAP_S = 300  # wall-clock cap per run (ERE at stiffness x 100 costs seconds per step)
 LABELS = {"si": "SI", "siere": "SIERE s=5", "ere": "ERE", "si_h5": "SI h/5"}
 COLORS = {"si": "C4", "siere": "C0", "ere": "C1", "si_h5": "C3"}
+PLOT_LABELS = {"si": "SI", "siere": r"SIERE $s = 5$", "ere": "ERE", "si_h5": r"SI $h/5$"}
 SIERE = ["--set", "/integrator/modes=5"]
 STIFF_X100 = ["--set", "/objects/0/material/E=1e10", "--set", "/objects/0/regions/0/E=1e8"]
 COARSE = ["--set", '/objects/0/mesh/tetgen={"quality":1.5,"target_tets":0}']
@@ -172,6 +176,7 @@ def main():
     parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="coarse hanging ball, short runs (see usage)")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     mesh = COARSE if args.quick else []
@@ -327,32 +332,36 @@ def main():
         verdict = "n/a" if ok is None else "yes" if ok else "NO "
         print(f"  {verdict}  {'[checked] ' if checked else ''}{text}{' (too few impacts)' if ok is None else ''}")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
-        for m, r in hang.items():
+        # SIERE lies on ERE and SI h/5 on SI: staggered markers and dashes keep all four visible.
+        for i, (m, r) in enumerate(hang.items()):
             t = [x["t"] for x in r["energy"]]
+            style = plotting.curve_style(i, len(t), series=len(hang))
             for ax, col in zip(axes, ("total", "gravity", "elastic")):
-                ax.plot(t, [x[col] for x in r["energy"]], color=COLORS[m], lw=1.0, label=LABELS[m])
-        for ax, col in zip(axes, ("total", "gravity (20 g)", "elastic")):
-            ax.set_xlabel("t [s]")
-            ax.set_ylabel(f"{col} energy [J]")
+                ax.plot(t, [x[col] for x in r["energy"]], color=COLORS[m], lw=1.0, label=PLOT_LABELS[m], **style)
+        for ax, lab in zip(axes, (r"$E_\mathrm{total}$ [J]", r"$E_\mathrm{gravity}$ ($20\,g$) [J]",
+                                  r"$E_\mathrm{elastic}$ [J]")):
+            ax.set_xlabel(r"$t$ [s]")
+            ax.set_ylabel(lab)
             ax.grid(True, alpha=0.3)
         axes[0].legend(fontsize=8)
-        fig.suptitle("Hanging ball (shell 1e8, core 1e6, 20 g), h = 0.005: Chen thesis Fig. 6.9", fontsize=10)
+        fig.suptitle(r"Hanging ball (shell $E = 10^8$ Pa, core $10^6$ Pa, $20\,g$), $h = 0.005$ s: "
+                     "Chen thesis Fig. 6.9", fontsize=10)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_ball_energies_hanging.png"), dpi=120)
+        plotting.save_figure(fig, args.out, "chen_ball_energies_hanging", args.format)
         fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
-        for m in ("si", "siere"):
+        for i, m in enumerate(("si", "siere")):
             r, b = bounce[m], metrics[m]
             t = [x["t"] for x in r["energy"]]
-            axes[0].plot(t, [100 * y for y in b["dy"]], color=COLORS[m], label=LABELS[m])
-            axes[1].plot(t, [x["total"] for x in r["energy"]], color=COLORS[m], label=LABELS[m])
-            axes[2].plot(t, [x["elastic"] for x in r["energy"]], color=COLORS[m], label=LABELS[m])
-        for ax, lab in zip(axes, ("centre-of-mass height change [cm]", "total energy [J]", "elastic energy [J]")):
-            ax.set_xlabel("t [s]")
+            style = plotting.curve_style(i, len(t), series=2)
+            axes[0].plot(t, [100 * y for y in b["dy"]], color=COLORS[m], label=PLOT_LABELS[m], **style)
+            axes[1].plot(t, [x["total"] for x in r["energy"]], color=COLORS[m], label=PLOT_LABELS[m], **style)
+            axes[2].plot(t, [x["elastic"] for x in r["energy"]], color=COLORS[m], label=PLOT_LABELS[m], **style)
+        for ax, lab in zip(axes, (r"centre-of-mass height change $\Delta y$ [cm]", r"$E_\mathrm{total}$ [J]",
+                                  r"$E_\mathrm{elastic}$ [J]")):
+            ax.set_xlabel(r"$t$ [s]")
             ax.set_ylabel(lab)
             ax.grid(True, alpha=0.3)
         axes[2].set_yscale("symlog", linthresh=1e-3)
@@ -362,12 +371,10 @@ def main():
         axes[1].set_ylim(1.2 * g_c, -0.6 * g_c)
         axes[1].set_title("clipped: contact-step penalty spikes leave the axis", fontsize=8)
         axes[0].legend(fontsize=8)
-        fig.suptitle("Soft ball (E = 1e6) dropped on a penalty floor, h = 0.005: Chen thesis Fig. 6.10",
+        fig.suptitle(r"Soft ball ($E = 10^6$ Pa) dropped on a penalty floor, $h = 0.005$ s: Chen thesis Fig. 6.10",
                      fontsize=10)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_ball_energies_bouncing.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "chen_ball_energies_bouncing", args.format)
     print(f"wrote {path}, {path_b}")
     bad = [text for checked, text, ok in claims if checked and ok is not True]
     if bad:

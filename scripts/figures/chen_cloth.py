@@ -50,21 +50,22 @@ Writes OUT/chen_cloth_shaken.csv, OUT/chen_cloth_sphere.csv (per step: kinetic, 
 kinetic, total energy and max position error per run), OUT/chen_cloth_table43.csv (times) and
 OUT/chen_cloth_shaken.png, OUT/chen_cloth_sphere.png.
 
-usage: scripts/figures/chen_cloth.py [--simrun PATH] [--out DIR] [--quick]
+usage: scripts/figures/chen_cloth.py [--simrun PATH] [--out DIR] [--quick] [--format png|pdf|svg[,...]]
 """
 import argparse
-import base64
 import csv
 import json
 import os
 import re
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+import plotting
+import vtu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHAKEN = os.path.join(ROOT, "scenes", "chen_cloth_shaken.json")
@@ -84,15 +85,8 @@ SI_SWEEP = [4, 8, 16, 32]  # full mode, shaken cloth: SI at h/4 .. h/32
 
 
 def read_points(path):
-    """Point coordinates of a simrun VTU frame (binary base64 Float64, UInt64 header)."""
-    with open(path) as f:
-        text = f.read()
-    m = re.search(r'Name="Points" NumberOfComponents="3" format="binary">\s*([A-Za-z0-9+/=]+)\s*<', text)
-    if not m:
-        raise RuntimeError(f"{path}: no binary Points array")
-    raw = base64.b64decode(m.group(1))
-    n = struct.unpack("<Q", raw[:8])[0]
-    return np.frombuffer(raw[8:8 + n], dtype="<f8").reshape(-1, 3)
+    """Point coordinates of a simrun VTU frame (Float64, plain or zlib-compressed: vtu.py)."""
+    return np.array(vtu.points(path)).reshape(-1, 3)
 
 
 def simulate(simrun, scene, out, integrator, div, steps, extra, frames=True):
@@ -201,6 +195,7 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="2 s instead of 5 s, reference RK4 at h/20 instead of h/80, no SI h/2, the sphere "
                              "with light damping only, no timing repeats")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     t_end = 2.0 if args.quick else T_END
@@ -313,58 +308,60 @@ def main():
             w.writerow([label, f"1/{60 * div}", THESIS_TABLE43.get(key, "")]
                        + [f"{sphere[tag][key]['wall']:.4f}" for tag, _, _ in dampings] + [f"{shaken[key]['wall']:.4f}"])
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        styles = {"ere": ("C0", "-"), "si": ("C3", "-"), "be": ("C1", "--"), "im": ("C2", "-."),
-                  "si_h2": ("C4", ":"), "ref": ("k", "-")}
-        styles.update({f"si_h{d}": (f"C{5 + i}", ":") for i, d in enumerate(SI_SWEEP)})
+    plt = plotting.pyplot()
+    if plt:
+        styles = {"ere": ("C0", "-", "o"), "si": ("C3", "-", "s"), "be": ("C1", "--", "^"), "im": ("C2", "-.", "v"),
+                  "si_h2": ("C4", ":", "D"), "ref": ("k", "-", None)}
+        styles.update({f"si_h{d}": (f"C{5 + i}", ":", "x+*<"[i % 4]) for i, d in enumerate(SI_SWEEP)})
+        # "SI h/2" -> "SI $h/2$" (mathtext) in the figures; the printed tables keep labels.
+        plot_labels = {k: re.sub(r"h/(\d+)", r"$h/\1$", lb) for k, lb in labels.items()}
 
         def curves(ax, runs, field, ylabel):
-            for key in runs:
+            # SI and BE, and ERE and IM, nearly coincide: markers, staggered between the curves.
+            for i, key in enumerate(runs):
                 r = runs[key]
                 if "x" not in r:
                     continue
                 y = r[field] if field in ("kin", "err") else [e[field] for e in r["energy"]]
-                c, ls = styles[key]
+                c, ls, mk = styles[key]
+                every = max(1, len(y) // 8)
                 ax.plot(np.arange(len(y)) * H, y, color=c, ls=ls, lw=2.0 if key == "ref" else 1.2,
-                        alpha=0.5 if key == "ref" else 1, label=labels[key])
-            ax.set_xlabel("t [s]")
+                        alpha=0.5 if key == "ref" else 1, label=plot_labels[key], marker=mk, markersize=4,
+                        markerfacecolor="none", markevery=(i * every // len(runs), every))
+            ax.set_xlabel(r"$t$ [s]")
             ax.set_ylabel(ylabel)
             ax.grid(True, alpha=0.3)
 
         fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
         keys = [m[0] for m in methods_shaken]
-        axes[0].bar([labels[k] for k in keys], [shaken[k]["wall"] for k in keys],
+        axes[0].bar([plot_labels[k] for k in keys], [shaken[k]["wall"] for k in keys],
                     color=[styles[k][0] for k in keys])
         axes[0].set_ylabel("stepping wall time [s]")
         axes[0].tick_params(axis="x", labelrotation=45, labelsize=7)
         axes[0].set_title(f"(a) runtime, {t_end:g} s of cloth", fontsize=9)
-        curves(axes[1], shaken, "err", "max position error [m]")
-        axes[1].set_title(f"(b) max position error vs {labels['ref']}", fontsize=9)
-        curves(axes[2], shaken, "kin", "kinetic energy [J]")
+        curves(axes[1], shaken, "err", r"$\mathrm{max}_i\, \|x_i - x_i^\mathrm{ref}\|$ [m]")
+        axes[1].set_title(f"(b) max position error vs {plot_labels['ref']}", fontsize=9)
+        curves(axes[2], shaken, "kin", r"$E_\mathrm{kin}$ [J]")
         axes[2].axvline(SHAKE_END, color="0.5", lw=0.8)
-        axes[2].set_title("kinetic energy (shaking until t = 1 s)", fontsize=9)
+        axes[2].set_title("kinetic energy (shaking until $t = 1$ s)", fontsize=9)
         axes[2].legend(fontsize=7)
-        fig.suptitle("Shaken cloth (Chen thesis Figs. 4.4-4.5), h = 1/60", fontsize=10)
+        fig.suptitle("Shaken cloth (Chen thesis Figs. 4.4-4.5), $h = 1/60$ s", fontsize=10)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_cloth_shaken.png"), dpi=110)
+        plotting.save_figure(fig, args.out, "chen_cloth_shaken", args.format, dpi=110)
 
         fig, axes = plt.subplots(len(dampings), 2, figsize=(11, 3.5 * len(dampings)), squeeze=False)
         for row, (tag, title, _) in enumerate(dampings):
-            curves(axes[row][0], sphere[tag], "total", "total energy [J]")
+            title = title.replace("beta", r"$\beta$")
+            curves(axes[row][0], sphere[tag], "total", r"$E_\mathrm{total}$ [J]")
             axes[row][0].set_title(f"total energy, {title}", fontsize=9)
-            curves(axes[row][1], sphere[tag], "kin", "kinetic energy [J]")
+            curves(axes[row][1], sphere[tag], "kin", r"$E_\mathrm{kin}$ [J]")
             axes[row][1].set_yscale("log")
             axes[row][1].set_ylim(1e-6, None)
             axes[row][1].set_title(f"kinetic energy (from positions), {title}", fontsize=9)
         axes[0][0].legend(fontsize=7)
-        fig.suptitle("Cloth dropped on a sphere (Chen thesis Figs. 4.6-4.7), h = 1/60", fontsize=10)
+        fig.suptitle("Cloth dropped on a sphere (Chen thesis Figs. 4.6-4.7), $h = 1/60$ s", fontsize=10)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_cloth_sphere.png"), dpi=110)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "chen_cloth_sphere", args.format, dpi=110)
     print(f"wrote {args.out}/chen_cloth_shaken.csv, chen_cloth_sphere.csv, chen_cloth_table43.csv")
     if failures:
         sys.exit("; ".join(failures))

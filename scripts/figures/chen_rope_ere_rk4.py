@@ -36,22 +36,24 @@ and OUT/chen_rope_ere_rk4.png (Fig. 4.3 a-c).
 
 usage: scripts/figures/chen_rope_ere_rk4.py [--simrun PATH] [--out DIR] [--quick]
                                             [--stiffness-per spring|rope] [--damping rest,current]
+                                            [--format png|pdf|svg[,...]]
 (--quick: K_l = 10 and 100, rest damping, ERE and RK4 only, one timing run.)
 Exit 1 if RK4's stable step does not shrink from the softest to the stiffest K_l, if ERE does not
 stay within 0.1 m of RK4 at K_l = 10, or if a run fails with exit 1 or 3.
 """
 import argparse
-import base64
 import csv
 import json
 import math
 import os
 import re
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
+
+import plotting
+import vtu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_rope_table42.json")
@@ -66,13 +68,9 @@ ENERGY_K = 100  # Fig. 4.3c
 
 
 def read_points(path):
-    """Current positions ('Points') of a VTU frame written by simrun (base64, UInt64 header)."""
-    text = open(path).read()
-    m = re.search(r'Name="Points"[^>]*format="binary">\s*([^<\s]+)', text)
-    raw = base64.b64decode(m.group(1))
-    n = struct.unpack("<Q", raw[:8])[0] // 8
-    v = struct.unpack(f"<{n}d", raw[8:8 + 8 * n])
-    return [v[i:i + 3] for i in range(0, n, 3)]
+    """Current positions ('Points') of a VTU frame written by simrun (plain or zlib, vtu.py)."""
+    v = vtu.points(path)
+    return [v[i:i + 3] for i in range(0, len(v), 3)]
 
 
 class Runner:
@@ -165,6 +163,7 @@ def main():
     parser.add_argument("--stiffness-per", choices=["spring", "rope"], default="spring",
                         help="K_l is each spring's constant (default) or the whole rope's (springs get 50 K_l)")
     parser.add_argument("--damping", default=None, help="comma-separated stiffness_at models (default rest,current)")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     stiffnesses = [10, 100] if args.quick else [1, 10, 100, 1000]
@@ -245,43 +244,51 @@ def main():
             f"K_l = {r['K_l']:g}: {'yes' if r['ere']['rc'] == 0 else 'NO'}" for r in rows if r["damping"] == damping)
               + " (thesis: all)")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        # One marker per method (SI and BE nearly coincide), solid/filled for rest damping,
+        # dashed/open for current.
+        markers = {m: plotting.MARKERS[i] for i, m in enumerate(methods)}
+        markers["RK4"] = "D"
         for d, damping in enumerate(dampings):
             part = [r for r in rows if r["damping"] == damping]
             kls = [r["K_l"] for r in part]
-            style = "-" if d == 0 else "--"
+            style = {"linestyle": "-" if d == 0 else "--", "markerfacecolor": None if d == 0 else "none"}
             for i, m in enumerate(methods):
-                axes[0].loglog(kls, [r[m]["t"] for r in part], "o" + style, color=f"C{i}", label=f"{m.upper()} ({damping})")
-                axes[1].loglog(kls, [r[m]["err_max"] for r in part], "o" + style, color=f"C{i}",
-                               label=f"{m.upper()} ({damping})")
-            axes[0].loglog(kls, [r["t_rk"] for r in part], "s" + style, color="k", label=f"RK4 stable h ({damping})")
-        axes[1].loglog(list(THESIS), [v[1] for v in THESIS.values()], "kx", label="thesis ERE")
+                axes[0].loglog(kls, [r[m]["t"] for r in part], marker=markers[m], color=f"C{i}",
+                               label=f"{m.upper()} ({damping})", **style)
+                axes[1].loglog(kls, [r[m]["err_max"] for r in part], marker=markers[m], color=f"C{i}",
+                               label=f"{m.upper()} ({damping})", **style)
+            axes[0].loglog(kls, [r["t_rk"] for r in part], marker=markers["RK4"], color="k",
+                           label=f"RK4 at its stable $h$ ({damping})", **style)
+        axes[1].loglog(list(THESIS), [v[1] for v in THESIS.values()], "kx", ms=8, label="thesis ERE")
         axes[0].set_ylabel("stepping wall time, 2 s [s]")
-        axes[1].set_ylabel("max_t max_i |x_i - x_i^RK4| [m]")
-        for a, title in zip(axes[:2], ["Fig. 4.3a: run time (h = 1/60)", "Fig. 4.3b: position error (missing: diverged)"]):
-            a.set_xlabel("K_l [N/m]")
+        axes[1].set_ylabel(r"$\mathrm{max}_{t,i}\, \|x_i(t) - x_i^\mathrm{RK4}(t)\|$ [m]")
+        for a, title in zip(axes[:2], ["Fig. 4.3a: run time ($h = 1/60$ s)",
+                                       "Fig. 4.3b: position error (missing: diverged)"]):
+            a.set_xlabel(r"$K_l$ [N/m]")
             a.set_title(title, fontsize=9)
             a.grid(True, which="both", alpha=0.3)
             a.legend(fontsize=6)
         colors = {m.upper(): f"C{i}" for i, m in enumerate(methods)}
-        for n, c in curves.items():
+        for i, (n, c) in enumerate(curves.items()):
             ks = sorted(c)
-            axes[2].plot([k / 60 for k in ks], [c[k] for k in ks], color=colors.get(n.split()[0], "k"),
-                         linestyle="--" if "(current)" in n else "-", label=n)
+            method = n.split()[0]
+            every = max(1, len(ks) // 8)
+            label = re.sub(r"h=(1/\d+)", r"$h = \1$", n)
+            axes[2].plot([k / 60 for k in ks], [c[k] for k in ks], color=colors.get(method, "k"),
+                         linestyle="--" if "(current)" in n else "-", marker=markers.get(method.lower(), "D"),
+                         markevery=(i * every // len(curves), every), markersize=4, markerfacecolor="none",
+                         label=label)
         axes[2].set_ylim(-0.6, 0.3)
-        axes[2].set_xlabel("t [s]")
-        axes[2].set_ylabel("total energy [J]")
-        axes[2].set_title(f"Fig. 4.3c: total energy, K_l = {energy_k:g} N/m, h = 1/60", fontsize=9)
+        axes[2].set_xlabel(r"$t$ [s]")
+        axes[2].set_ylabel(r"$E_\mathrm{total}$ [J]")
+        axes[2].set_title(f"Fig. 4.3c: total energy, $K_l = {energy_k:g}$ N/m, $h = 1/60$ s", fontsize=9)
         axes[2].grid(True, alpha=0.3)
         axes[2].legend(fontsize=6)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_rope_ere_rk4.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "chen_rope_ere_rk4", args.format)
     print(f"wrote {csv_path} and {fig_csv}")
     return 0 if shrinks and close else 1
 

@@ -15,6 +15,7 @@ bfgs_iters_thesis) and .png, and prints both columns. Exit 1 if a run fails or i
 iteration count does not grow with stiffness overall (last > first, as in the thesis).
 
 usage: scripts/figures/chen_table21_newton.py [--simrun PATH] [--out DIR] [--quick]
+                                               [--format png|pdf|svg[,...]]
 (--quick is the same run: 6 x 20 steps of a 5-particle system take well under a second.)
 """
 import argparse
@@ -24,6 +25,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STIFFNESS = [1e-1, 1e0, 1e1, 1e2, 1e3, 1e4]
@@ -58,6 +61,7 @@ def main():
     parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="same as the full run (it is small)")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     iters = []
@@ -83,22 +87,19 @@ def main():
     print(f"grows with stiffness (last > first): {'yes' if grows else 'NO'}; "
           f"monotone: {'yes' if monotone else 'no'}; "
           f"exact thesis numbers: {'yes' if iters == THESIS_NEWTON else 'no'}")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, ax = plt.subplots(figsize=(5.5, 3.6))
         ax.loglog(STIFFNESS, iters, "o-", label="simrun Newton (BE)")
-        ax.loglog(STIFFNESS, THESIS_NEWTON, "s--", label="thesis Newton")
+        ax.loglog(STIFFNESS, THESIS_NEWTON, "s--", mfc="none", label="thesis Newton")
         ax.loglog(STIFFNESS, THESIS_BFGS, "^:", label="thesis BFGS")
-        ax.set_xlabel("spring constant k [N/m]")
+        ax.set_xlabel(r"spring constant $k$ [N/m]")
         ax.set_ylabel("total iterations, 20 steps")
-        ax.set_title("Chen thesis Table 2.1: 5-particle chain")
+        ax.set_title("Chen thesis Table 2.1: 5-particle chain, BE, $h = 0.1$ s", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_table21_newton.png"), dpi=120)
-    except ImportError:
-        print("matplotlib missing: no PNG")
+        plotting.save_figure(fig, args.out, "chen_table21_newton", args.format)
     print(f"wrote {csv_path}")
     return 0 if grows else 1
 

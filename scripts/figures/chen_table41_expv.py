@@ -35,6 +35,7 @@ Exit 1 if a run fails for a reason other than divergence or the cap, or if tau d
 with k/m at +-2 % strain.
 
 usage: scripts/figures/chen_table41_expv.py [--simrun PATH] [--out DIR] [--quick] [--write-mesh]
+                                             [--format png|pdf|svg[,...]]
 (--quick: a 180-tet cylinder, k/m = 1e2, 1e3, 1e4 at -2, +2 and -50 % strain, no Fig. 4.1.)
 """
 import argparse
@@ -47,6 +48,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_table41_cylinder.json")
@@ -144,6 +147,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="180-tet cylinder, 3 x 3 runs, no Fig. 4.1")
     parser.add_argument("--write-mesh", action="store_true", help=f"(re)write {os.path.relpath(MESH, ROOT)}")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.write_mesh:
@@ -254,48 +258,48 @@ def main():
         print("  with beta = 0: " + ", ".join(f"{a:g}->{b:g}: {undamped[b]['tau'] / undamped[a]['tau']:.2f}"
                                               for a, b in zip(ok_b0, ok_b0[1:])))
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         panels = 3 if fig41 else 1
         fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 3.8), squeeze=False)
         ax = axes[0][0]
+        # Strains of equal size lie close together (-2 % and +2 %): a marker and dash per strain.
         for i, eps in enumerate(strains):
             pts = [(km, results[(eps, km)]["tau"]) for km in kms
                    if (eps, km) in results and results[(eps, km)]["status"] == "ok"]
             if pts:
-                ax.loglog(*zip(*pts), "o-", color=f"C{i}", label=f"{eps:+.0%}")
+                ax.loglog(*zip(*pts), color=f"C{i}", label=f"{eps:+.0%}", **plotting.curve_style(i, len(pts)))
             for km, t in ((km, THESIS.get((eps, km))) for km in kms):
                 if t is not None:
                     ax.loglog(km, t, "x", color=f"C{i}")
         pts = [(km, r["tau"]) for km, r in undamped.items() if r["status"] == "ok"]
         if pts:
-            ax.loglog(*zip(*pts), "k--", label="+2 %, beta = 0")
-        ax.set_xlabel("k/m = E/rho [(m/s)^2]")
-        ax.set_ylabel("expv substeps tau (step 1)")
-        ax.set_title(f"Table 4.1: cylinder, {tets} tets, h = 1/30 (x: thesis)", fontsize=9)
+            ax.loglog(*zip(*pts), "k--", label=r"+2 %, $\beta = 0$")
+        ax.set_xlabel(r"$k/m = E/\rho$ [m$^2$/s$^2$]")
+        ax.set_ylabel(r"expv substeps $\tau$ (step 1)")
+        ax.set_title(f"Table 4.1: cylinder, {tets} tets, $h = 1/30$ s (x: thesis)", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, title="axial strain", title_fontsize=7)
         if fig41:
             for j, km in enumerate(sorted({r["km"] for r in fig41})):
                 pts = sorted((r["N"], r["tau"], r["step_s"]) for r in fig41 if r["km"] == km and r["status"] == "ok")
                 if pts:
-                    axes[0][1].plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=f"C{j}", label=f"k/m = {km:g}")
-                    axes[0][2].plot([p[0] for p in pts], [p[2] for p in pts], "o-", color=f"C{j}", label=f"k/m = {km:g}")
-            axes[0][1].set_ylabel("expv substeps tau")
+                    style = plotting.curve_style(j, len(pts))
+                    axes[0][1].plot([p[0] for p in pts], [p[1] for p in pts], color=f"C{j}", label=f"$k/m = {km:g}$",
+                                    **style)
+                    axes[0][2].plot([p[0] for p in pts], [p[2] for p in pts], color=f"C{j}", label=f"$k/m = {km:g}$",
+                                    **style)
+            axes[0][1].set_ylabel(r"expv substeps $\tau$")
             axes[0][2].set_ylabel("ERE step wall time [s]")
             for a in axes[0][1:]:
-                a.set_xlabel("N = 2 x free DOFs")
+                a.set_xlabel(r"$N = 2 \times$ free DOFs")
                 a.set_yscale("log")
                 a.grid(True, which="both", alpha=0.3)
                 a.legend(fontsize=7)
-            axes[0][1].set_title("Fig. 4.1a: tau vs N, +2 % strain", fontsize=9)
-            axes[0][2].set_title("Fig. 4.1b: step time vs N (1 thread)", fontsize=9)
+            axes[0][1].set_title(r"Fig. 4.1a: $\tau$ vs $N$, +2 % strain", fontsize=9)
+            axes[0][2].set_title(r"Fig. 4.1b: step time vs $N$ (1 thread)", fontsize=9)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_table41_expv.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "chen_table41_expv", args.format)
     print(f"wrote {csv_path}")
     return 0 if ok else 1
 

@@ -43,7 +43,7 @@ row, ours and the thesis').
 
 usage: scripts/figures/chen_table62.py [--simrun PATH] [--out DIR] [--quick]
                                        [--steps N] [--cap S] [--ere-cap S] [--rows NAME ...]
-                                       [--keep DIR]
+                                       [--keep DIR] [--format png|pdf|svg[,...]]
 """
 import argparse
 import csv
@@ -60,6 +60,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plotting  # noqa: E402
 import standin_meshes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -304,12 +305,8 @@ def full_mode(args, paths, sizes, work):
 
 
 def plot(args, results):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+    plt = plotting.pyplot()
+    if not plt:
         return
     fig, ax = plt.subplots(figsize=(8, 4))
     width = 0.27
@@ -318,8 +315,9 @@ def plot(args, results):
             r = res[m]
             x = i + (k - 1) * width
             if r["rc"] == 0 or r["stopped"]:
-                ax.bar(x, r["per100"], width, color=f"C{k}", hatch="//" if r["stopped"] else None,
-                       alpha=0.5 if r["stopped"] else 1.0, label=m.upper() if i == 0 else None)
+                ax.bar(x, r["per100"], width, color=f"C{k}", edgecolor="k", linewidth=0.5,
+                       hatch="//" if r["stopped"] else None, alpha=0.5 if r["stopped"] else 1.0,
+                       label=m.upper() if i == 0 else None)
             elif r["rc"] == 2:
                 ax.text(x, 1, "⊗", ha="center", color=f"C{k}")
             th = thesis[k].replace(",", "")
@@ -327,13 +325,14 @@ def plot(args, results):
                 ax.plot(x, float(th), "k_", markersize=12, label="thesis" if (i, k) == (0, 0) else None)
     ax.set_yscale("log")
     ax.set_xticks(range(len(results)))
-    ax.set_xticklabels([f"{label}\n{stiffness(E)}" for label, _, E, _, _ in results], fontsize=8)
-    ax.set_ylabel("CPU seconds per 100 steps")
-    ax.set_title("Chen Table 6.2 / Fig. 6.3 on stand-in meshes (hatched: stopped, lower bound)", fontsize=9)
+    ax.set_xticklabels([f"{label}\n$E = {plotting.sci(E)}$ Pa" for label, _, E, _, _ in results], fontsize=8)
+    ax.set_ylabel("CPU time per 100 steps [s]")
+    ax.set_title("Chen Table 6.2 / Fig. 6.3 on stand-in meshes (SI, SIERE, ERE left to right; "
+                 "hatched: stopped, lower bound)", fontsize=9)
     ax.grid(True, axis="y", which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "chen_table62.png"), dpi=120)
+    plotting.save_figure(fig, args.out, "chen_table62", args.format)
 
 
 def main():
@@ -346,6 +345,7 @@ def main():
     parser.add_argument("--ere-cap", type=float, default=300.0, help="CPU-time cap of an ERE run [s]")
     parser.add_argument("--rows", nargs="*", help="only these stand-ins (ball cuboid honeycomb rope tower)")
     parser.add_argument("--keep", metavar="DIR", help="keep the run folders (energy.csv, stats.csv) in DIR")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     paths, sizes = scene_paths(args.out, args.quick)

@@ -21,6 +21,7 @@ Writes OUT/chen_untwisting_cuboid.csv (step, t, kinetic, elastic, total per run)
 OUT/chen_untwisting_cuboid_newton.csv (BE Newton iterations per step) and .png.
 
 usage: scripts/figures/chen_untwisting_cuboid.py [--simrun PATH] [--out DIR] [--quick]
+                                                  [--format png|pdf|svg[,...]]
 """
 import argparse
 import concurrent.futures
@@ -31,6 +32,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_untwisting_cuboid.json")
@@ -64,6 +67,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="10 x 2 x 2 cubes (200 tets), 40 steps instead of 25 x 5 x 5, 150 steps")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     # 360 deg is the scene; the larger twists probe where SI (and BE) stop working. On the quick
@@ -149,43 +153,44 @@ def main():
         print(f"  {method}: rest stiffness {ke_rest:.4g} J, current stiffness {ke_current:.4g} J "
               f"(rest damps the spin{'' if ke_rest < ke_current else ' NOT'} more)")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, ax = plt.subplots(figsize=(6, 3.8))
         colors = {360: "C0", 720: "C1", 1080: "C3"}
-        for r in runs:
-            if r["method"] not in METHODS:
-                continue
+        shown = [r for r in runs if r["method"] in METHODS]
+        for i, r in enumerate(shown):
             t = [e["t"] for e in r["energy"]]
             tot = [e["total"] for e in r["energy"]]
-            label = f"{r['method'].upper()} {r['angle']} deg" + ("" if r["rc"] == 0 else f" ({r['status']})")
-            ax.semilogy(t, [max(x, 1e-12) for x in tot], color=colors.get(r["angle"], "k"),
-                        linestyle="-" if r["method"] == "be" else "--", marker=None if r["rc"] == 0 else "x",
-                        label=label)
-        ax.set_xlabel("t [s]")
-        ax.set_ylabel("total energy [J]")
-        ax.set_title("Untwisting neo-Hookean cuboid, E = 1e5, h = 0.01", fontsize=10)
+            label = f"{r['method'].upper()} ${r['angle']}^\\circ$" + ("" if r["rc"] == 0 else f" ({r['status']})")
+            # BE and SI start at the same energy: markers keep both visible where they meet.
+            style = plotting.curve_style(i, len(t), series=len(shown))
+            style["linestyle"] = "-" if r["method"] == "be" else "--"
+            if r["rc"] != 0:
+                style.update(marker="x", markevery=None)
+            ax.semilogy(t, [max(x, 1e-12) for x in tot], color=colors.get(r["angle"], "k"), label=label, **style)
+        ax.set_xlabel(r"$t$ [s]")
+        ax.set_ylabel(r"$E_\mathrm{total}$ [J]")
+        ax.set_title(r"Untwisting neo-Hookean cuboid, $E = 10^5$ Pa, $h = 0.01$ s", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_untwisting_cuboid.png"), dpi=120)
+        plotting.save_figure(fig, args.out, "chen_untwisting_cuboid", args.format)
         fig, ax = plt.subplots(figsize=(6, 3.8))  # Fig. 6.7e: elastic energy, SIERE per s
-        for s_modes in MODES:
+        # s = 6 and s = 10 nearly coincide: distinct markers and dashes.
+        for i, s_modes in enumerate(MODES):
             r = by_label[f"siere_s{s_modes}"]
-            ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], label=f"SIERE s = {s_modes}")
+            ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], label=f"SIERE $s = {s_modes}$",
+                    **plotting.curve_style(i, len(r["energy"]), series=len(MODES) + 1))
         r = by_label["be"]
-        ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], "k--", label="BE")
-        ax.set_xlabel("t [s]")
-        ax.set_ylabel("elastic energy [J]")
-        ax.set_title("Untwisting cuboid, 360 deg: SIERE for s = 5, 6, 10, 20", fontsize=10)
+        ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], "k", label="BE",
+                **plotting.curve_style(len(MODES), len(r["energy"]), series=len(MODES) + 1))
+        ax.set_xlabel(r"$t$ [s]")
+        ax.set_ylabel(r"$E_\mathrm{elastic}$ [J]")
+        ax.set_title(r"Untwisting cuboid, $360^\circ$: SIERE for $s = 5, 6, 10, 20$", fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "chen_untwisting_cuboid_siere.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "chen_untwisting_cuboid_siere", args.format)
     print(f"wrote {csv_path}")
     if not be_ok:
         sys.exit("BE failed on the scene (360 deg twist)")

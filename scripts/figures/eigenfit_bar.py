@@ -36,7 +36,8 @@ are < 1.
 Writes OUT/eigenfit_bar_fig6.csv (t, corner xyz of fine/EigenFit/DAC/coarse, corner errors,
 max vertex errors), eigenfit_bar_fig2.csv, eigenfit_bar_table3.csv and PNGs of each.
 
-usage: scripts/figures/eigenfit_bar.py [--simrun PATH] [--out DIR] [--quick]
+usage: scripts/figures/eigenfit_bar.py [--simrun PATH] [--out DIR] [--quick] [--integrator si|im]
+                                        [--format png|pdf|svg[,...]]
 """
 import argparse
 import base64
@@ -48,6 +49,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_bar.json")
@@ -346,65 +349,68 @@ def table3(args, p, work):
 
 
 def plot(args, rows6, table2, rows3):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+    plt = plotting.pyplot()
+    if not plt:
         return
     t = [r["t"] for r in rows6]
+    integrator = args.integrator.upper()
+    order = ["fine", "eigenfit", "dac", "none"]
+    # EigenFit's corner lies on the fine run's: a marker per method, staggered between methods.
+    style = {m: plotting.curve_style(i, len(t), series=len(order)) for i, m in enumerate(order)}
     fig, axes = plt.subplots(4, 1, figsize=(7, 9), sharex=True)
     for k, ax in enumerate(axes[:3]):
-        for m in ["fine", "eigenfit", "dac", "none"]:
+        for m in order:
             ax.plot(t, [r[m][k] for r in rows6], color=COLORS[m], lw=2 if m == "fine" else 1,
-                    ls="--" if m == "fine" else "-", label=LABELS[m])
-        ax.set_ylabel(f"corner {'xyz'[k]} [m]")
+                    label=LABELS[m], **dict(style[m], linestyle="--" if m == "fine" else "-"))
+        ax.set_ylabel(f"corner ${'xyz'[k]}$ [m]")
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7, ncol=4)
-    for m in ["eigenfit", "dac", "none"]:
-        axes[3].semilogy(t, [max(r["err_" + m], 1e-12) for r in rows6], color=COLORS[m], label=f"{LABELS[m]} corner")
+    for m in order[1:]:
+        axes[3].semilogy(t, [max(r["err_" + m], 1e-12) for r in rows6], color=COLORS[m], label=f"{LABELS[m]} corner",
+                         **dict(style[m], linestyle="-"))
         axes[3].semilogy(t, [r["maxerr_" + m] for r in rows6], color=COLORS[m], ls=":", label=f"{LABELS[m]} max vertex")
     axes[3].set_ylim(bottom=1e-6)  # step 0: all runs start from the same state (error ~0)
-    axes[3].set_ylabel("error [m]")
-    axes[3].set_xlabel("t [s]")
+    axes[3].set_ylabel(r"$\|B x_c - x_f\|$ [m]")
+    axes[3].set_xlabel(r"$t$ [s]")
     axes[3].legend(fontsize=6, ncol=3)
     axes[3].grid(alpha=0.3, which="both")
-    axes[0].set_title("EigenFit Fig. 6 analogue: twisted linear bar (SI)", fontsize=10)
+    axes[0].set_title(f"EigenFit Fig. 6 analogue: twisted linear bar ({integrator})", fontsize=10)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "eigenfit_bar_fig6.png"), dpi=120)
+    plotting.save_figure(fig, args.out, "eigenfit_bar_fig6", args.format)
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.6))
     idx = [r["mode"] for r in table2]
+    # DAC equals the fine mesh at mode 1 by construction: open markers show both.
     ax1.semilogy(idx, [r["lambda_fine"] for r in table2], "ko-", label="fine")
-    ax1.semilogy(idx, [r["lambda_coarse"] for r in table2], "s-", color=COLORS["none"], label="coarse")
-    ax1.semilogy(idx, [r["lambda_dac"] for r in table2], "^-", color=COLORS["dac"], label="DAC (r_1 coarse)")
+    ax1.semilogy(idx, [r["lambda_coarse"] for r in table2], "s--", mfc="none", color=COLORS["none"], label="coarse")
+    ax1.semilogy(idx, [r["lambda_dac"] for r in table2], "^-.", mfc="none", ms=8, color=COLORS["dac"],
+                 label=r"DAC ($r_1 \times$ coarse)")
     for r in table2:
         ax1.annotate(r["kind_fine"], (r["mode"], r["lambda_fine"]), fontsize=6, rotation=30)
-    ax1.set_xlabel("mode")
-    ax1.set_ylabel("eigenvalue [1/s^2]")
+    ax1.set_xlabel(r"mode $i$")
+    ax1.set_ylabel(r"eigenvalue $\lambda_i$ [s$^{-2}$]")
     ax1.legend(fontsize=7)
-    ax2.plot(idx, [100 * r["freq_err_coarse"] for r in table2], "s-", color=COLORS["none"], label="coarse")
-    ax2.plot(idx, [100 * r["freq_err_dac"] for r in table2], "^-", color=COLORS["dac"], label="DAC")
+    ax2.plot(idx, [100 * r["freq_err_coarse"] for r in table2], "s--", mfc="none", color=COLORS["none"], label="coarse")
+    ax2.plot(idx, [100 * r["freq_err_dac"] for r in table2], "^-.", mfc="none", color=COLORS["dac"], label="DAC")
     ax2.axhline(0, color="k", lw=0.5)
-    ax2.set_xlabel("mode")
-    ax2.set_ylabel("frequency error vs fine [%]")
+    ax2.set_xlabel(r"mode $i$")
+    ax2.set_ylabel(r"frequency error of $f_i$ vs fine [%]")
     ax2.legend(fontsize=7)
-    fig.suptitle("EigenFit Fig. 2 analogue: E = 4 kPa, nu = 0.3", fontsize=10)
+    fig.suptitle(r"EigenFit Fig. 2 analogue: $E = 4$ kPa, $\nu = 0.3$", fontsize=10)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "eigenfit_bar_fig2.png"), dpi=120)
+    plotting.save_figure(fig, args.out, "eigenfit_bar_fig2", args.format)
 
     fig, ax = plt.subplots(figsize=(5, 3.5))
     ok = [r for r in rows3 if math.isfinite(r["ratio"])]
     ax.loglog([r["E"] for r in ok], [r["ratio"] for r in ok], "o-", color=COLORS["eigenfit"], label="simrun (gravity)")
     ax.loglog(TABLE3_E, [TABLE3_PAPER[e] for e in TABLE3_E], "k--x", label="paper, Bar (NH)")
     ax.axhline(1, color="k", lw=0.5)
-    ax.set_xlabel("E [Pa]")
+    ax.set_xlabel(r"$E$ [Pa]")
     ax.set_ylabel("error EigenFit / coarse")
     ax.legend(fontsize=7)
     ax.set_title("EigenFit Table 3 analogue", fontsize=10)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "eigenfit_bar_table3.png"), dpi=120)
+    plotting.save_figure(fig, args.out, "eigenfit_bar_table3", args.format)
 
 
 def main():
@@ -415,6 +421,7 @@ def main():
                              "paper's Fig. 6 integrator)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="small meshes, few steps (CI)")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     p = QUICK if args.quick else FULL

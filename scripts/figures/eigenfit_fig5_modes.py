@@ -18,6 +18,7 @@ step and the steps that failed it. Exit 1 when a run fails or when the soft bar 
 worse than the stiff one (fewest passing modes).
 
 usage: scripts/figures/eigenfit_fig5_modes.py [--simrun PATH] [--out DIR] [--quick]
+                                               [--format png|pdf|svg[,...]]
 """
 import argparse
 import csv
@@ -25,6 +26,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_bar.json")
@@ -62,6 +65,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="the same run (the full mode takes ~3 s; the crossing is at 2.3 s)")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     steps = 300
@@ -90,27 +94,27 @@ def main():
         print(f"{E:8.0e} {ranges[0]:>18} {ranges[1]:>18} {ranges[2]:>18} "
               f"{min(r['tracked']):>12.0f}/10 {len(r['failed']):>13}")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, axes = plt.subplots(2, 2, figsize=(10, 6), sharex=True)
         for col, E in enumerate(STIFFNESSES):
             r = runs[E]
+            # The soft bar's lambda_2 and lambda_3 meet: a marker and dash per mode.
             for k in range(3):
-                axes[0][col].plot(r["t"], r["lambda"][k], label=f"lambda_{k + 1}")
-            axes[0][col].set_title(f"E = {E:g} Pa")
-            axes[0][col].set_ylabel("eigenvalue [1/s^2]")
+                axes[0][col].plot(r["t"], r["lambda"][k], label=f"$\\lambda_{k + 1}$",
+                                  **plotting.curve_style(k, len(r["t"]), series=3))
+            axes[0][col].set_title(f"$E = {plotting.sci(E)}$ Pa")
+            axes[0][col].set_ylabel(r"eigenvalue $\lambda_i$ [s$^{-2}$]")
             axes[0][col].legend()
             axes[1][col].plot(r["t"], r["tracked"], drawstyle="steps-post")
             axes[1][col].axhline(5, color="gray", linestyle=":")
-            axes[1][col].set_ylabel("modes passing tracking")
-            axes[1][col].set_xlabel("t [s]")
+            axes[1][col].set_ylabel("modes passing tracking (of 10)")
+            axes[1][col].set_xlabel(r"$t$ [s]")
             axes[1][col].set_ylim(0, 10.5)
+        fig.suptitle("EigenFit Fig. 5: first three eigenvalues over time, neo-Hookean bar under gravity "
+                     "(dotted: half of the modes, the tracking test's threshold)", fontsize=10)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "eigenfit_fig5_modes.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "eigenfit_fig5_modes", args.format)
     print(f"wrote {path}")
 
     def closest_gap(r):

@@ -23,7 +23,7 @@ Writes OUT/survey_fig4_cost.csv and .png, prints the table and the claims. Exit 
 SIERE run fails or a [checked] claim fails (those use the solver counters, not timings: on a
 shared machine the wall times are noisy).
 
-usage: scripts/figures/survey_fig4_cost.py [--simrun PATH] [--out DIR] [--quick]
+usage: scripts/figures/survey_fig4_cost.py [--simrun PATH] [--out DIR] [--quick] [--format png|pdf|svg[,...]]
 (--quick: 16 x 2 x 2 cubes (320 tets), E = 1e5 ... 1e9, 4 steps per run.)
 """
 import argparse
@@ -36,11 +36,14 @@ import subprocess
 import sys
 import tempfile
 
+import plotting
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "survey_fig6_beam.json")
 METHODS = ["ere", "siere", "si"]
 LABELS = {"ere": "ERE", "siere": "SIERE s=5", "si": "SI"}
 COLORS = {"ere": "C1", "siere": "C0", "si": "C4"}
+PLOT_LABELS = {"ere": "ERE", "siere": r"SIERE $s = 5$", "si": "SI"}
 CAP_S = 300
 
 
@@ -87,6 +90,7 @@ def main():
     parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="16 x 2 x 2 cubes, E = 1e5 ... 1e9, 4 steps")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.quick:
@@ -162,27 +166,26 @@ def main():
     for checked, text, ok in claims:
         print(f"  {'yes' if ok else 'NO '}  {'[checked] ' if checked else ''}{text}")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-        for m in METHODS:
+        # ERE and SIERE cost the same at the soft end: a marker and dash per method.
+        for i, m in enumerate(METHODS):
             rs = [res[(m, e)] for e in youngs]
-            axes[0].loglog(youngs, [r["ms"] for r in rs], "o-", color=COLORS[m], label=LABELS[m])
-        axes[1].loglog(youngs, vec, "o-", color=COLORS["ere"], label="ERE: Krylov vectors")
-        axes[1].loglog(youngs, siere_work, "s-", color=COLORS["siere"], label="SIERE: back-solves")
+            axes[0].loglog(youngs, [r["ms"] for r in rs], color=COLORS[m], label=PLOT_LABELS[m],
+                           **plotting.curve_style(i, len(youngs)))
+        axes[1].loglog(youngs, vec, color=COLORS["ere"], label="ERE: Krylov vectors", **plotting.curve_style(0, len(vec)))
+        axes[1].loglog(youngs, siere_work, color=COLORS["siere"], label=r"SIERE $s = 5$: back-solves",
+                       **plotting.curve_style(1, len(siere_work)))
         axes[0].set_ylabel("wall time per step [ms]")
-        axes[1].set_ylabel("per step")
+        axes[1].set_ylabel("count per step")
         for ax in axes:
-            ax.set_xlabel("Young's modulus E [Pa]")
+            ax.set_xlabel(r"Young's modulus $E$ [Pa]")
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=8)
         fig.suptitle("Cost vs stiffness, survey Fig. 6 beam (survey Fig. 4)", fontsize=10)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "survey_fig4_cost.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "survey_fig4_cost", args.format)
     print(f"wrote {csv_path}")
     bad = [text for checked, text, ok in claims if checked and not ok]
     if failed or bad:

@@ -24,6 +24,7 @@ Writes OUT/survey_fig5_eigenvalues.csv (mode, eigenvalue, frequency_hz, ratio_to
 returns fewer modes than asked, or a ratio reaches the bound.
 
 usage: scripts/figures/survey_fig5_eigenvalues.py [--simrun PATH] [--out DIR] [--quick]
+                                                   [--format png|pdf|svg[,...]]
 (--quick: 16 x 2 x 2 cubes (320 tets, 405 free DOFs), the first 100 eigenvalues.)
 """
 import argparse
@@ -33,6 +34,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "survey_fig6_beam.json")
@@ -47,6 +50,7 @@ def main():
     parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="16 x 2 x 2 cubes, 100 eigenvalues")
+    plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     count = 100 if args.quick else 1000
@@ -104,27 +108,23 @@ def main():
     for checked, text, ok in claims:
         print(f"  {'yes' if ok else 'NO '}  {'[checked] ' if checked else ''}{text}")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    plt = plotting.pyplot()
+    if plt:
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
         axes[0].semilogy(range(1, len(lam) + 1), lam, ".", ms=2)
-        axes[0].set_xlabel("mode i")
-        axes[0].set_ylabel("eigenvalue lambda_i [1/s^2]")
+        axes[0].set_xlabel(r"mode $i$")
+        axes[0].set_ylabel(r"eigenvalue $\lambda_i$ [s$^{-2}$]")
         axes[0].set_title(f"first {len(lam)} eigenvalues, survey Fig. 6 beam", fontsize=10)
         axes[1].semilogx(range(1, len(ratio) + 1), ratio, ".-", ms=2, lw=0.5)
         axes[1].axhline(GAP_BOUND, color="r", ls="--", lw=0.8, label=f"'clear gap' bound {GAP_BOUND:g}")
         axes[1].set_yscale("log")
-        axes[1].set_xlabel("mode i")
-        axes[1].set_ylabel("lambda_{i+1} / lambda_i")
+        axes[1].set_xlabel(r"mode $i$")
+        axes[1].set_ylabel(r"$\lambda_{i+1} / \lambda_i$")
         axes[1].legend(fontsize=8)
         for ax in axes:
             ax.grid(True, which="both", alpha=0.3)
         fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "survey_fig5_eigenvalues.png"), dpi=120)
-    except ImportError:
-        print("matplotlib not found: CSV only", file=sys.stderr)
+        plotting.save_figure(fig, args.out, "survey_fig5_eigenvalues", args.format)
     print(f"wrote {csv_path}")
     bad = [text for checked, text, ok in claims if checked and not ok]
     if bad:
