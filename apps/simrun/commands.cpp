@@ -10,11 +10,14 @@
 #include "core/timer.hpp"
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
+#include "io/atomic_file.hpp"
 #include "io/progress.hpp"
 #include "output_folder.hpp"
 #include "run_record.hpp"
 #include "scene/factory.hpp"
 #include "scene/parse_scene.hpp"
+#include "sim/checkpoint.hpp"
+#include "sim/checkpoint_observer.hpp"
 #include "sim/modes.hpp"
 #include "sim/output_observers.hpp"
 #include "thread_environment.hpp"
@@ -82,6 +85,97 @@ int validate_command(const CommonOptions& options) {
   return kExitFinished;
 }
 
+namespace {
+
+/// Steps a built simulation to its end and records the outcome (run.json, simrun.log, the
+/// closing line); `resume`: continue from that checkpoint. Returns the exit code.
+int step_and_record(const CommonOptions& options, Simulation& simulation,
+                    const RunSettings& settings, nlohmann::json& record, std::ofstream& log,
+                    double setup_seconds, int threads, const Checkpoint* resume) {
+  add_output_observers(simulation, settings);
+  // Last: a checkpoint at step k comes after step k's rows and frame.
+  simulation.add_observer(
+      std::make_unique<CheckpointObserver>(settings.out_dir / "checkpoint" / "state.bin",
+                                           options.checkpoint_steps, options.checkpoint_seconds));
+  const long expected_steps = settings.clock().expected_steps();
+  std::unique_ptr<ProgressReporter> progress;
+  if (!options.quiet) {
+    progress = std::make_unique<ProgressReporter>(std::cerr, static_cast<int>(expected_steps),
+                                                  stream_is_terminal(stderr));
+  }
+  install_interrupt_handlers();
+  RunResult result;
+  try {
+    result = simulation.run(
+        settings,
+        [&](long step) {
+          if (progress) progress->update(static_cast<int>(step));
+          if (const int signal = interrupt_signal()) simulation.interrupt(signal_name(signal));
+        },
+        resume);
+  } catch (const std::exception& e) {
+    // Record the failure (e.g. out of memory in a factorization, a disk that filled up) before
+    // main() maps it.
+    if (progress) progress->finish("failed");
+    record["status"] = "failed";
+    record["message"] = std::string("internal error: ") + e.what();
+    write_run_record(settings.out_dir, record);
+    log << "failed: internal error: " << e.what() << "\n";
+    throw;
+  }
+  if (progress) progress->finish(result.status);
+  for (const auto& warning : result.warnings) {
+    if (!options.quiet) std::cerr << "warning: " << warning << "\n";
+    log << "warning: " << warning << "\n";
+  }
+
+  const double total_seconds = setup_seconds + result.seconds_total;
+  if (result.message.empty())
+    result.message = std::to_string(result.steps_done) +
+                     " steps to t = " + short_number(result.t_end, 10) + " s in " +
+                     short_number(total_seconds, 3) + " s";
+  record["status"] = result.status;
+  record["thread_use"] = thread_report(threads);
+  record["message"] = result.message;
+  if (!result.warnings.empty()) record["warnings"] = result.warnings;
+  record["wall_seconds"] = {{"total", total_seconds},
+                            {"setup", setup_seconds},
+                            {"stepping", result.seconds_stepping},
+                            {"output", result.seconds_output}};
+  const Model& model = simulation.model();
+  record["counts"] = {{"steps_requested", expected_steps},
+                      {"steps_done", result.steps_done},
+                      {"t_end", result.t_end},
+                      {"frames", result.frames_written},
+                      {"vertices", model.num_vertices()},
+                      {"free_dofs", model.num_free()}};
+  write_run_record(settings.out_dir, record);
+
+  log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
+      << result.frames_written << " frames, " << short_number(total_seconds, 3) << " s; "
+      << result.message << "\n";
+  log.close();
+  if (result.status == "interrupted") {
+    std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
+              << result.steps_done << " in " << settings.out_dir.string()
+              << "; continue with: simrun resume " << settings.out_dir.string() << "\n";
+    return 128 + interrupt_signal();
+  }
+  if (result.status != "finished") {
+    std::cerr << "simrun: " << result.status << ": " << result.message
+              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
+    return kExitDiverged;
+  }
+  if (!options.quiet) {
+    std::cerr << "simrun: wrote " << settings.out_dir.string()
+              << " (run.json, energy.csv, stats.csv" << (settings.write_vtu ? ", frames.pvd" : "")
+              << ")\n";
+  }
+  return kExitFinished;
+}
+
+}  // namespace
+
 int run_command(const CommonOptions& options, int steps_override) {
   Timer setup_timer;
   std::vector<std::string> extra;
@@ -113,78 +207,65 @@ int run_command(const CommonOptions& options, int steps_override) {
   for (const auto& note : notes) log << note << "\n";
   log.flush();
 
-  add_output_observers(*simulation, settings);
-  const long expected_steps = settings.clock().expected_steps();
-  std::unique_ptr<ProgressReporter> progress;
-  if (!options.quiet) {
-    progress = std::make_unique<ProgressReporter>(std::cerr, static_cast<int>(expected_steps),
-                                                  stream_is_terminal(stderr));
-  }
-  install_interrupt_handlers();
-  RunResult result;
-  try {
-    result = simulation->run(settings, [&](long step) {
-      if (progress) progress->update(static_cast<int>(step));
-      if (const int signal = interrupt_signal()) simulation->interrupt(signal_name(signal));
-    });
-  } catch (const std::exception& e) {
-    // Record the failure (e.g. out of memory in a factorization, a disk that filled up) before
-    // main() maps it.
-    if (progress) progress->finish("failed");
-    record["status"] = "failed";
-    record["message"] = std::string("internal error: ") + e.what();
-    write_run_record(settings.out_dir, record);
-    log << "failed: internal error: " << e.what() << "\n";
-    throw;
-  }
-  if (progress) progress->finish(result.status);
-  for (const auto& warning : result.warnings) {
-    if (!options.quiet) std::cerr << "warning: " << warning << "\n";
-    log << "warning: " << warning << "\n";
-  }
+  return step_and_record(options, *simulation, settings, record, log, setup_seconds, threads,
+                         nullptr);
+}
 
-  const double total_seconds = setup_seconds + result.seconds_total;
-  if (result.message.empty())
-    result.message = std::to_string(result.steps_done) +
-                     " steps to t = " + short_number(result.t_end, 10) + " s in " +
-                     short_number(total_seconds, 3) + " s";
-  record["status"] = result.status;
-  record["thread_use"] = thread_report(threads);
-  record["message"] = result.message;
-  if (!result.warnings.empty()) record["warnings"] = result.warnings;
-  record["wall_seconds"] = {{"total", total_seconds},
-                            {"setup", setup_seconds},
-                            {"stepping", result.seconds_stepping},
-                            {"output", result.seconds_output}};
-  const Model& model = simulation->model();
-  record["counts"] = {{"steps_requested", expected_steps},
-                      {"steps_done", result.steps_done},
-                      {"t_end", result.t_end},
-                      {"frames", result.frames_written},
-                      {"vertices", model.num_vertices()},
-                      {"free_dofs", model.num_free()}};
-  write_run_record(settings.out_dir, record);
+int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps) {
+  Timer setup_timer;
+  namespace fs = std::filesystem;
+  const fs::path out = fs::absolute(out_dir).lexically_normal();
+  const fs::path record_file = out / "run.json";
+  std::ifstream record_in(record_file);
+  require(static_cast<bool>(record_in),
+          out.string() + ": no run.json (not a simrun output folder)");
+  nlohmann::json record = nlohmann::json::parse(record_in, nullptr, false);
+  require(!record.is_discarded() && record.is_object() && record.contains("scene") &&
+              record["scene"].is_object(),
+          record_file.string() + ": not a simrun run record");
+  const Checkpoint checkpoint = read_checkpoint(out / "checkpoint" / "state.bin");
 
-  log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
-      << result.frames_written << " frames, " << short_number(total_seconds, 3) << " s; "
-      << result.message << "\n";
-  log.close();
-  if (result.status == "interrupted") {
-    std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
-              << result.steps_done << " in " << settings.out_dir.string() << "\n";
-    return 128 + interrupt_signal();
+  // The run's own normalized scene (absolute paths, defaults filled), in the folder it is in now.
+  nlohmann::json scene_json = record["scene"];
+  scene_json["output"]["dir"] = out.string();
+  if (total_steps >= 0) {
+    scene_json["time"]["steps"] = total_steps;
+    scene_json["time"].erase("end");
   }
-  if (result.status != "finished") {
-    std::cerr << "simrun: " << result.status << ": " << result.message
-              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
-    return kExitDiverged;
-  }
-  if (!options.quiet) {
-    std::cerr << "simrun: wrote " << settings.out_dir.string()
-              << " (run.json, energy.csv, stats.csv" << (settings.write_vtu ? ", frames.pvd" : "")
-              << ")\n";
-  }
-  return kExitFinished;
+  const fs::path scene_file = out / "checkpoint" / "scene.json";
+  write_file_atomically(scene_file, scene_json.dump(2) + "\n");
+  const SceneConfig scene = parse_scene(scene_file);
+  const int threads = effective_threads(options, scene);
+  std::vector<std::string> notes;
+  CommonOptions restartable = options;  // re-running `resume` reads nothing only once
+  restartable.scene = record_file.string();
+  apply_threads(restartable, threads, notes);
+  std::vector<std::string> model_notes;
+  auto simulation = build_simulation(scene, &model_notes);
+  notes.insert(notes.end(), model_notes.begin(), model_notes.end());
+  const RunSettings settings = run_settings(scene);
+  require(!settings.clock(checkpoint.t0).finished(checkpoint.step),
+          out.string() + ": the run already reached step " + std::to_string(checkpoint.step) +
+              " of its " + std::to_string(settings.clock(checkpoint.t0).expected_steps()) +
+              "; pass --steps N (the total to reach) to go further");
+  notes.push_back("resume: from step " + std::to_string(checkpoint.step) +
+                  " (t = " + short_number(checkpoint.systems.at(0).state.t, 10) + " s)");
+  print_notes(options, notes);
+  const double setup_seconds = setup_timer.seconds();
+
+  const OutputFolderLock lock = lock_output_folder(out);
+  record["status"] = "running";
+  record["scene"] = scene.normalized;
+  record["resumes"].push_back({{"command_line", options.command_line},
+                               {"from_step", checkpoint.step},
+                               {"threads", thread_count()}});
+  write_run_record(out, record);
+  std::ofstream log(out / "simrun.log", std::ios::app);
+  log << options.command_line << "\n";
+  for (const auto& note : notes) log << note << "\n";
+  log.flush();
+  return step_and_record(options, *simulation, settings, record, log, setup_seconds, threads,
+                         &checkpoint);
 }
 
 int modes_command(const CommonOptions& options, int count, bool write_shapes) {

@@ -13,12 +13,17 @@ struct CommonOptions {
   int threads = 0;
   bool quiet = false;
   bool force = false;             ///< --force: replace an output folder that holds other outputs
+  long checkpoint_steps = 0;      ///< --checkpoint-every N: every N steps (0: none)
+  double checkpoint_seconds = 0;  ///< --checkpoint-every Ns/Nm/Nh: every so much wall time
   std::string command_line;       ///< for run.json
   std::vector<std::string> argv;  ///< to restart with the thread environment set
 };
 
 int run_command(const CommonOptions& options, int steps_override);
 int validate_command(const CommonOptions& options);
+/// Continues the run in `out_dir` from its checkpoint, to `total_steps` steps in all when >= 0
+/// (else to the scene's end).
+int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps);
 /// `write_shapes`: also modes/mode_NNN.vtu (not with --csv-only).
 int modes_command(const CommonOptions& options, int count, bool write_shapes = true);
 

@@ -10,6 +10,7 @@
 #include "exit_codes.hpp"
 #include "scene/scene_schema.hpp"
 #include "simrun/version.hpp"
+#include "sweep_command.hpp"
 
 namespace {
 
@@ -30,6 +31,41 @@ CLI::Validator at_least(long minimum) {
         return "expected a whole number >= " + std::to_string(minimum) + ", found '" + text + "'";
       },
       "INT>=" + std::to_string(minimum));
+}
+
+/// --checkpoint-every: "N" steps, or "Ns", "Nm", "Nh" of wall time.
+void add_checkpoint_option(CLI::App* command, simrun::app::CommonOptions& options) {
+  command
+      ->add_option_function<std::string>(
+          "--checkpoint-every",
+          [&options](const std::string& text) {
+            const char unit = text.empty() ? '\0' : text.back();
+            const double scale = unit == 's' ? 1.0 : unit == 'm' ? 60.0 : unit == 'h' ? 3600.0 : 0;
+            if (scale > 0) {
+              options.checkpoint_seconds = scale * std::stod(text.substr(0, text.size() - 1));
+            } else {
+              options.checkpoint_steps = std::stol(text);
+            }
+          },
+          "Write OUT/checkpoint/state.bin every N steps, or every Ns/Nm/Nh of wall time "
+          "(for `simrun resume OUT`); an interrupted run always writes one")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::size_t used = 0;
+            double value = 0;
+            try {
+              value = std::stod(text, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            const std::string rest = text.substr(used);
+            if (used > 0 && value > 0 &&
+                (rest.empty() || rest == "s" || rest == "m" || rest == "h"))
+              return {};
+            return "expected a number of steps N > 0 or a wall time such as 30s, 5m, 1h; found '" +
+                   text + "'";
+          },
+          "N|Ns|Nm|Nh"));
 }
 
 void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
@@ -63,9 +99,24 @@ int main(int argc, char** argv) {
   run->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
       ->check(at_least(1));
   run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
+  add_checkpoint_option(run, options);
   run->add_flag("--force", options.force,
                 "Write into an output folder that holds other outputs (simrun's files there "
                 "are replaced)");
+
+  CLI::App* resume =
+      app.add_subcommand("resume", "Continue a run from its checkpoint (OUT/checkpoint/)");
+  std::string resume_dir;
+  long resume_steps = -1;
+  resume->add_option("outdir", resume_dir, "The run's output folder")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  resume->add_option("--steps", resume_steps, "Total steps to reach (default: the scene's)")
+      ->check(at_least(1));
+  resume->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
+      ->check(at_least(1));
+  resume->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
+  add_checkpoint_option(resume, options);
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scene and print it normalized");
   add_scene_options(validate, options);
@@ -83,12 +134,16 @@ int main(int argc, char** argv) {
 
   CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");
 
+  SweepOptions sweep_options;
+  CLI::App* sweep = add_sweep_subcommand(app, sweep_options);
+
   // CLI11 reports an unknown subcommand as a missing one; name it instead.
-  const std::vector<std::string> commands = {"run", "validate", "modes", "schema"};
+  const std::vector<std::string> commands = {"run",    "validate", "modes",
+                                             "schema", "sweep",    "resume"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     std::cerr << "error: unknown command '" << argv[1]
-              << "' (expected run, validate, modes or schema)";
+              << "' (expected run, resume, validate, modes, schema or sweep)";
     if (auto near = simrun::nearest_name(argv[1], commands); !near.empty()) {
       std::cerr << "; did you mean '" << near << "'?";
     }
@@ -105,8 +160,10 @@ int main(int argc, char** argv) {
 
   try {
     if (*run) return run_command(options, steps);
+    if (*resume) return resume_command(options, resume_dir, resume_steps);
     if (*validate) return validate_command(options);
     if (*modes_cmd) return modes_command(options, modes, !modes_csv_only);
+    if (*sweep) return sweep_command(sweep_options);
     if (*schema) {
       std::cout << simrun::scene_schema_text();
       return kExitFinished;

@@ -34,8 +34,7 @@ std::string previous_scene_name(const fs::path& dir) {
 
 std::string quoted_list(const std::vector<std::string>& names, std::size_t limit = 4) {
   std::string text;
-  for (std::size_t i = 0; i < names.size() && i < limit; ++i)
-    text += (i ? ", " : "") + names[i];
+  for (std::size_t i = 0; i < names.size() && i < limit; ++i) text += (i ? ", " : "") + names[i];
   if (names.size() > limit) text += ", ... (" + std::to_string(names.size()) + " in all)";
   return text;
 }
@@ -57,7 +56,7 @@ OutputFolderLock& OutputFolderLock::operator=(OutputFolderLock&& other) noexcept
 
 const std::vector<std::string>& simrun_output_names() {
   static const std::vector<std::string> names = {
-      "run.json",   "simrun.log", "energy.csv",      "stats.csv", "error.csv",
+      "run.json",   "simrun.log", "energy.csv",      "stats.csv",  "error.csv",
       "ratios.csv", "modes.csv",  "eigenvalues.csv", "frames.pvd", "frames",
       "surface",    "embedded",   "reference",       "modes",      "checkpoint"};
   return names;
@@ -101,20 +100,12 @@ void check_output_folder(const fs::path& dir, const std::string& scene_name, boo
   if (!why.empty()) throw InputError(why);
 }
 
-OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& scene_name,
-                                       bool force, std::vector<std::string>& notes) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw InputError("output folder " + dir.string() + ": cannot create it (" +
-                     (ec ? ec.message() : std::string("a file of that name exists")) +
-                     "); choose another with -o");
-
+OutputFolderLock lock_output_folder(const fs::path& dir) {
   const fs::path lock_path = dir / kLockName;
   const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
-    throw InputError("output folder " + dir.string() + ": not writable (" +
-                     std::strerror(errno) + "); choose another with -o");
+    throw InputError("output folder " + dir.string() + ": not writable (" + std::strerror(errno) +
+                     "); choose another with -o");
   OutputFolderLock lock(fd);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     char pid[32] = {};
@@ -127,7 +118,18 @@ OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& s
   if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, own_pid.data(), own_pid.size(), 0) < 0) {
     // The pid is only for the message above; a lock file we cannot write to is still a lock.
   }
+  return lock;
+}
 
+OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& scene_name,
+                                       bool force, std::vector<std::string>& notes) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw InputError("output folder " + dir.string() + ": cannot create it (" +
+                     (ec ? ec.message() : std::string("a file of that name exists")) +
+                     "); choose another with -o");
+  OutputFolderLock lock = lock_output_folder(dir);
   std::vector<std::string> ours, theirs;
   std::string previous;
   const std::string why = refusal(dir, scene_name, force, ours, theirs, previous);

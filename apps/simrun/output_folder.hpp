@@ -40,4 +40,7 @@ OutputFolderLock prepare_output_folder(const std::filesystem::path& dir,
                                        const std::string& scene_name, bool force,
                                        std::vector<std::string>& notes);
 
+/// Locks an existing output folder (for `simrun resume`: nothing is removed).
+OutputFolderLock lock_output_folder(const std::filesystem::path& dir);
+
 }  // namespace simrun::app

@@ -22,4 +22,21 @@ Status BackwardEuler::attempt(Model& model, State& state, double h, StepStats& s
   return Status::kSuccess;
 }
 
+IntegratorHistory BackwardEuler::history() const {
+  IntegratorHistory h;
+  if (!m_has_previous) return h;
+  h.vectors["prev_v"] = m_prev_v;
+  h.numbers["prev_h"] = m_prev_h;
+  h.put("last", m_last);
+  return h;
+}
+
+void BackwardEuler::restore_history(const IntegratorHistory& h) {
+  const auto prev_v = h.vectors.find("prev_v");
+  const auto prev_h = h.numbers.find("prev_h");
+  m_has_previous = prev_v != h.vectors.end() && prev_h != h.numbers.end() && h.get("last", m_last);
+  if (!m_has_previous) return;
+  m_prev_v = prev_v->second;
+  m_prev_h = prev_h->second;
+}
 }  // namespace simrun

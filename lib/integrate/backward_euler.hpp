@@ -15,6 +15,8 @@ class BackwardEuler final : public ImplicitIntegrator {
   explicit BackwardEuler(const IntegratorSettings& settings)
       : ImplicitIntegrator(settings), m_stage_solver(settings) {}
   std::string_view name() const override { return "be"; }
+  IntegratorHistory history() const override;
+  void restore_history(const IntegratorHistory& history) override;
 
  protected:
   Status attempt(Model& model, State& state, double h, StepStats& stats) override;

@@ -28,6 +28,8 @@ class Bdf2 : public ImplicitIntegrator {
   void set_history(const State& current, double h_previous) {
     set_history(current, h_previous, current);
   }
+  IntegratorHistory history() const override;
+  void restore_history(const IntegratorHistory& history) override;
 
  protected:
   Status attempt(Model& model, State& state, double h, StepStats& stats) override;

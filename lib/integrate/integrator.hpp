@@ -1,6 +1,7 @@
 #pragma once
 /// Time integrator interface. Integrators are written against the Model (never a material) and
 /// advance the free-DOF state (q, v) by one step h.
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +28,29 @@ struct State {
 inline bool same_state(const State& a, const State& b) {
   return a.q.size() == b.q.size() && a.v.size() == b.v.size() && a.q == b.q && a.v == b.v;
 }
+
+/// What an integrator carries from one step to the next beyond the state (a multistep method's
+/// previous state, Newmark's acceleration, BE's predictor history), for checkpoints: named
+/// vectors and numbers. One-step methods carry nothing.
+struct IntegratorHistory {
+  std::map<std::string, VecX> vectors;
+  std::map<std::string, double> numbers;
+
+  bool empty() const { return vectors.empty() && numbers.empty(); }
+  void put(const std::string& name, const State& s) {
+    vectors[name + ".q"] = s.q;
+    vectors[name + ".v"] = s.v;
+    numbers[name + ".t"] = s.t;
+  }
+  /// False (and `s` untouched) when the history has no state of that name.
+  bool get(const std::string& name, State& s) const {
+    const auto q = vectors.find(name + ".q"), v = vectors.find(name + ".v");
+    const auto t = numbers.find(name + ".t");
+    if (q == vectors.end() || v == vectors.end() || t == numbers.end()) return false;
+    s = {q->second, v->second, t->second};
+    return true;
+  }
+};
 
 struct IntegratorSettings {
   /// Implicit stages; newton.projection also decides whether the stiffness in "current"
@@ -92,6 +116,11 @@ class Integrator {
   /// Why the last failed step failed, in words for run.json ("the eigensolve did not converge
   /// ..."); empty when the status says it all.
   virtual std::string failure_detail() const { return {}; }
+  /// The history a checkpoint keeps, and its restoration in a freshly made integrator, so a
+  /// resumed run takes the same steps as an uninterrupted one. Cached factorizations and
+  /// eigenbases are not history: a resumed run recomputes them.
+  virtual IntegratorHistory history() const { return {}; }
+  virtual void restore_history(const IntegratorHistory& /*history*/) {}
 };
 
 /// The integrator registered under `name`; throws InputError naming the known ones otherwise.

@@ -67,4 +67,17 @@ Status Newmark::attempt(Model& model, State& state, double h, StepStats& stats) 
   return Status::kSuccess;
 }
 
+IntegratorHistory Newmark::history() const {
+  IntegratorHistory h;
+  if (!m_has_acceleration) return h;
+  h.vectors["a"] = m_a;
+  h.put("last", m_last);
+  return h;
+}
+
+void Newmark::restore_history(const IntegratorHistory& h) {
+  const auto a = h.vectors.find("a");
+  m_has_acceleration = a != h.vectors.end() && h.get("last", m_last);
+  if (m_has_acceleration) m_a = a->second;
+}
 }  // namespace simrun

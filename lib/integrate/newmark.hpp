@@ -19,6 +19,8 @@ class Newmark : public ImplicitIntegrator {
   /// Plain Newmark with settings.newmark_beta, settings.newmark_gamma.
   explicit Newmark(const IntegratorSettings& settings);
   std::string_view name() const override { return m_name; }
+  IntegratorHistory history() const override;
+  void restore_history(const IntegratorHistory& history) override;
 
  protected:
   Newmark(const IntegratorSettings& settings, const char* name, double alpha_m, double alpha_f,

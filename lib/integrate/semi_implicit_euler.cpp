@@ -42,7 +42,7 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   add_scaled(system, 1.0, model.mass());
   if (model.has_damping()) add_scaled(system, h, D);
   m_pattern_version = model.pattern_version();
-  m_has_reference = false;
+  if (!m_adopt_potential_version) m_has_reference = false;
   Status status = m_solver->factorize(system);
   if (constant) m_K = SpMat();  // factorized once: only the operator copy is needed
   if (m_eigenfit && status == Status::kSuccess) {
@@ -75,6 +75,8 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
     // affine, g(q) = g_ref + K (q - q_ref), and with D = alpha M + beta K the right-hand side
     //   h (-g - D v - h K v) = -h (g_ref + K (q - q_ref + (beta + h) v) + alpha M v)
     // costs one product with K (no element loop), plus a diagonal one for lumped M.
+    if (m_adopt_potential_version) m_potential_version = model.potential_version();
+    m_adopt_potential_version = false;
     if (!m_has_reference || m_potential_version != model.potential_version()) {
       gradient(model, state.q);
       m_reduced_ref = m_reduced;
@@ -117,6 +119,25 @@ void SemiImplicitEuler::gradient(const Model& model, const VecX& q) {
   VecX g_elastic;
   model.potential_gradient(q, m_g_ref, g_elastic);
   m_reduced = m_eigenfit->reduce(g_elastic);
+}
+
+IntegratorHistory SemiImplicitEuler::history() const {
+  IntegratorHistory h;
+  if (!m_has_reference) return h;
+  h.vectors["q_ref"] = m_q_ref;
+  h.vectors["g_ref"] = m_g_ref;
+  if (m_eigenfit) h.vectors["reduced_ref"] = m_reduced_ref;
+  return h;
+}
+
+void SemiImplicitEuler::restore_history(const IntegratorHistory& h) {
+  const auto q = h.vectors.find("q_ref"), g = h.vectors.find("g_ref");
+  if (q == h.vectors.end() || g == h.vectors.end()) return;
+  m_q_ref = q->second;
+  m_g_ref = g->second;
+  if (const auto r = h.vectors.find("reduced_ref"); r != h.vectors.end()) m_reduced_ref = r->second;
+  m_has_reference = true;
+  m_adopt_potential_version = true;
 }
 
 }  // namespace simrun

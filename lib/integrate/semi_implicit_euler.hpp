@@ -27,6 +27,10 @@ class SemiImplicitEuler final : public Integrator {
   std::string failure_detail() const override {
     return m_eigenfit ? m_eigenfit->failure_detail() : std::string();
   }
+  /// The constant path's reference point (q_ref, g_ref): the affine force is evaluated about
+  /// it, so a resumed run must keep it to take bit-identical steps.
+  IntegratorHistory history() const override;
+  void restore_history(const IntegratorHistory& history) override;
 
  private:
   /// Assembles K(q) and D, factorizes M + h D + h^2 K, and keeps D + h K unless `constant`.
@@ -45,7 +49,8 @@ class SemiImplicitEuler final : public Integrator {
   VecX m_q_ref, m_g_ref;
   long m_potential_version = -1;
   bool m_has_reference = false;
-  VecX m_work, m_rhs, m_dv;  ///< step workspaces (no allocation per step)
+  bool m_adopt_potential_version = false;  ///< a restored reference: take the model's version
+  VecX m_work, m_rhs, m_dv;                ///< step workspaces (no allocation per step)
   std::shared_ptr<EigenFitCorrection> m_eigenfit;
   LowRankUpdate m_corrected;  ///< (M + h D + h^2 K') by Woodbury on m_solver
   MatX m_elastic_KU;          ///< constant path: K_elastic U

@@ -25,6 +25,8 @@ class Siere : public Integrator {
   std::string_view name() const override { return m_bdf2 ? "sbdf2ere" : "siere"; }
   Status step(Model& model, State& state, double h, StepStats& stats) override;
   std::string failure_detail() const override { return m_failure; }
+  IntegratorHistory history() const override;
+  void restore_history(const IntegratorHistory& history) override;
 
  private:
   SplitSolver m_solver;

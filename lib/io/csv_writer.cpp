@@ -1,11 +1,15 @@
 #include "io/csv_writer.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/atomic_file.hpp"
 #include "io/number_format.hpp"
 
 namespace simrun {
@@ -39,6 +43,37 @@ CsvWriter::CsvWriter(std::filesystem::path path, std::vector<std::string> column
   write_line(header);
 }
 
+CsvWriter CsvWriter::resumed(std::filesystem::path path, std::vector<std::string> columns,
+                             double last) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return CsvWriter(std::move(path), std::move(columns));
+  std::string header;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    header += (i > 0 ? "," : "") + quoted_if_needed(columns[i]);
+  std::string line, kept;
+  std::getline(in, line);
+  if (line != header)
+    throw InputError("cannot resume '" + path.string() + "': its columns (" + line +
+                     ") are not this run's (" + header + ")");
+  kept = line + "\n";
+  long rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || std::strtod(line.c_str(), nullptr) > last) break;  // the first field
+    kept += line + "\n";
+    ++rows;
+  }
+  in.close();
+  write_file_atomically(path, kept);
+  CsvWriter writer;
+  writer.m_path = std::move(path);
+  writer.m_columns = std::move(columns);
+  writer.m_rows = rows;
+  writer.m_file = std::fopen(writer.m_path.c_str(), "ab");
+  if (writer.m_file == nullptr)
+    throw InputError("cannot write '" + writer.m_path.string() + "': " + std::strerror(errno));
+  return writer;
+}
+
 CsvWriter::~CsvWriter() {
   if (m_file != nullptr) std::fclose(m_file);
 }
@@ -69,7 +104,10 @@ void CsvWriter::row(const std::vector<double>& values) {
   line.reserve(24 * values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) line += ',';
-    append_double(line, values[i]);
+    if (m_columns[i] == "t" && std::isfinite(values[i]))
+      line += format_time(values[i]);  // a time label: "0.35", not "0.35000000000000003"
+    else
+      append_double(line, values[i]);
   }
   write_line(line);
   ++m_rows;

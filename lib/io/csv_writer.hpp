@@ -15,6 +15,12 @@ class CsvWriter {
   /// when it cannot be created, std::logic_error on an empty column list. Column names
   /// containing ',' '"' or a line break are quoted (RFC 4180).
   CsvWriter(std::filesystem::path path, std::vector<std::string> columns);
+  /// Continues the table at `path` after a restart: keeps its header (which must be the one
+  /// `columns` make: InputError otherwise) and the rows whose first column (the step, or the
+  /// time) is at most `last`, drops later ones (written after the checkpoint), and appends
+  /// from there. A missing file is started afresh.
+  static CsvWriter resumed(std::filesystem::path path, std::vector<std::string> columns,
+                           double last);
   ~CsvWriter();
 
   CsvWriter(const CsvWriter&) = delete;
@@ -22,7 +28,8 @@ class CsvWriter {
   CsvWriter(CsvWriter&& other) noexcept;
   CsvWriter& operator=(CsvWriter&& other) noexcept;
 
-  /// Writes one row in shortest round-trip form (std::stod gives back the same doubles; integers
+  /// Writes one row in shortest round-trip form (a column named "t" in format_time's 15
+  /// significant digits) (std::stod gives back the same doubles; integers
   /// such as the step number print without a decimal point) and flushes it.
   /// Throws std::logic_error when values.size() != number of columns (nothing is written), and
   /// std::runtime_error naming the path when the write fails (disk full, ...).
@@ -34,6 +41,7 @@ class CsvWriter {
   long rows_written() const { return m_rows; }
 
  private:
+  CsvWriter() = default;  ///< for resumed()
   void write_line(const std::string& line);
 
   std::filesystem::path m_path;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstdio>
 
 namespace simrun {
 
@@ -17,6 +18,13 @@ std::string format_double(double value) {
   std::string out;
   append_double(out, value);
   return out;
+}
+
+std::string format_time(double t) {
+  if (t == 0.0) return "0";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.15g", t);
+  return buffer;
 }
 
 }  // namespace simrun

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <utility>
 
@@ -22,7 +23,7 @@ constexpr const char* kFooter = "  </Collection>\n</VTKFile>\n";
 
 std::string entry_line(const PvdCollection::Entry& entry) {
   std::string xml = "    <DataSet timestep=\"";
-  append_double(xml, entry.time);
+  xml += format_time(entry.time);
   xml += "\" group=\"\" part=\"" + std::to_string(entry.part) + "\" file=\"";
   xml += xml_escape(entry.file);
   xml += "\"/>\n";
@@ -52,6 +53,25 @@ bool PvdCollection::write_at(const std::string& text, long long offset) const {
     done += static_cast<std::size_t>(n);
   }
   return true;
+}
+
+std::vector<PvdCollection::Entry> PvdCollection::read_entries(
+    const std::filesystem::path& pvd_path) {
+  std::vector<Entry> entries;
+  std::ifstream in(pvd_path);
+  std::string line;
+  const auto attribute = [](const std::string& text, const std::string& name) {
+    const std::size_t at = text.find(" " + name + "=\"");
+    if (at == std::string::npos) return std::string();
+    const std::size_t begin = at + name.size() + 3;
+    return text.substr(begin, text.find('"', begin) - begin);
+  };
+  while (std::getline(in, line)) {
+    if (line.find("<DataSet") == std::string::npos) continue;
+    entries.push_back({std::strtod(attribute(line, "timestep").c_str(), nullptr),
+                       attribute(line, "file"), std::atoi(attribute(line, "part").c_str())});
+  }
+  return entries;
 }
 
 PvdCollection::~PvdCollection() {

@@ -40,6 +40,10 @@ class PvdCollection {
   /// The collection as text (what is on disk after the last add).
   std::string document() const;
 
+  /// The entries of the collection file at `pvd_path` (as this class writes it); empty when
+  /// the file does not exist. Times keep their written digits (shortest round trip).
+  static std::vector<Entry> read_entries(const std::filesystem::path& pvd_path);
+
  private:
   /// pwrite of all of `text` at `offset` (retrying partial writes); false with errno on failure.
   bool write_at(const std::string& text, long long offset) const;

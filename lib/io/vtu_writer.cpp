@@ -133,7 +133,7 @@ void append_header(std::string& xml, const VtuFields& fields, Eigen::Index n_poi
     xml +=
         "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
         "format=\"ascii\">";
-    append_double(xml, *fields.time);
+    xml += format_time(*fields.time);
     xml += "</DataArray>\n";
     xml += "    </FieldData>\n";
   }

@@ -52,8 +52,7 @@ void require_memory(const std::string& where, double vertices, double tets, bool
       short_number(vertices, 3) + " vertices, " + short_number(tets, 3) + " tets: model " +
       format_bytes(e.model_bytes) +
       (factorizes ? ", Cholesky factor ~" + format_bytes(e.factor_bytes) : std::string()) +
-      "), but " + format_bytes(available) +
-      " are available; use fewer cells or tets" +
+      "), but " + format_bytes(available) + " are available; use fewer cells or tets" +
       (factorizes ? ", or an explicit integrator or the pcg solver (no factorization)"
                   : std::string()));
 }

@@ -53,4 +53,18 @@ std::string DivergenceMonitor::check(double total) {
   return {};
 }
 
+std::vector<double> DivergenceMonitor::memory() const {
+  std::vector<double> memory = {m_scale, m_driven_scale};
+  memory.insert(memory.end(), m_recent_changes.begin(), m_recent_changes.end());
+  return memory;
+}
+
+void DivergenceMonitor::restore(double total0, const std::vector<double>& memory) {
+  if (memory.size() < 2) return;
+  m_total0 = total0;
+  m_scale = memory[0];
+  m_driven_scale = memory[1];
+  m_recent_changes.assign(memory.begin() + 2, memory.end());
+}
+
 }  // namespace simrun

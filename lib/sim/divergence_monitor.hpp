@@ -7,6 +7,7 @@
 /// instability that grows even 2x per step trips it within kLag steps).
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "sim/simulated_system.hpp"
 
@@ -17,6 +18,11 @@ class DivergenceMonitor {
   DivergenceMonitor(const SimulatedSystem& system, double initial_total, double blowup_factor);
   /// Empty when the step is fine, otherwise why it is not ("energy blow-up (total ...)").
   std::string check(double total);
+
+  /// For checkpoints: the start energy, and {scale, driven scale, recent changes...}.
+  double total0() const { return m_total0; }
+  std::vector<double> memory() const;
+  void restore(double total0, const std::vector<double>& memory);
 
  private:
   static constexpr int kLag = 10;

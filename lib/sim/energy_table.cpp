@@ -24,11 +24,12 @@ std::vector<std::pair<std::string, double>> grouped(const Model& model, const Ve
 }  // namespace
 
 EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q,
-                         const VecX& v) {
+                         const VecX& v, long resume_step) {
   std::vector<std::string> columns = {"step", "t"};
   for (const auto& entry : grouped(model, q, v)) columns.push_back(entry.first);
   columns.push_back("total");
-  m_csv = std::make_unique<CsvWriter>(path, columns);
+  m_csv = std::make_unique<CsvWriter>(
+      resume_step >= 0 ? CsvWriter::resumed(path, columns, resume_step) : CsvWriter(path, columns));
 }
 
 EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v) {

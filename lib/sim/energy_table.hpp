@@ -20,7 +20,9 @@ struct EnergyRow {
 class EnergyTable {
  public:
   /// Writes the header, with the energy columns the model reports at (q, v).
-  EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q, const VecX& v);
+  /// `resume_step` >= 0: continue the file of a run resumed at that step (CsvWriter::resumed).
+  EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q, const VecX& v,
+              long resume_step = -1);
   /// Evaluates the energies once (the step loop tests the total before writing the row).
   static EnergyRow measure(const Model& model, const VecX& q, const VecX& v);
   /// Appends the row of `step`.

@@ -19,6 +19,20 @@ void recreate_folder(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
 }
 
+/// The step number of a frame file "NNNNNN.ext" (or ".../NNNNNN.ext"); -1 for other names.
+long frame_step(const std::filesystem::path& file) {
+  const std::string stem = file.stem().string();
+  if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stol(stem);
+}
+
+/// Removes the frame files of steps after `step` from `dir` (creating it if missing).
+void remove_frames_after(const std::filesystem::path& dir, long step) {
+  std::filesystem::create_directories(dir);
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (frame_step(entry.path()) > step) std::filesystem::remove(entry.path());
+}
+
 /// `values` per tet, then zeros for the spring lines.
 VecX padded(const VecX& values, Eigen::Index tets, Eigen::Index lines) {
   VecX out = VecX::Zero(tets + lines);
@@ -35,14 +49,36 @@ std::vector<int> padded(const std::vector<int>& values, size_t tets, size_t line
 }  // namespace
 
 FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
+                         const FrameData& frames, long resume_step)
+    : FrameWriter(out_dir, format, frames, resume_step, true) {}
+
+FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
                          const FrameData& frames)
+    : FrameWriter(out_dir, format, frames, -1, false) {}
+
+FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
+                         const FrameData& frames, long resume_step, bool resume)
     : m_dir(out_dir), m_format(format), m_frames(frames) {
   if (m_format.vtu) {
-    recreate_folder(m_dir / "frames");
-    m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
+    if (resume) {
+      remove_frames_after(m_dir / "frames", resume_step);
+      const auto kept = PvdCollection::read_entries(m_dir / "frames.pvd");
+      m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
+      for (const auto& entry : kept)
+        if (frame_step(entry.file) <= resume_step) {
+          m_pvd->add(entry.time, entry.file, entry.part);
+          ++m_count;
+        }
+    } else {
+      recreate_folder(m_dir / "frames");
+      m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
+    }
   }
   if (m_format.surface) {
-    recreate_folder(m_dir / "surface");
+    if (resume)
+      remove_frames_after(m_dir / "surface", resume_step);
+    else
+      recreate_folder(m_dir / "surface");
     // The OBJ holds the boundary vertices only, renumbered in their original order.
     std::vector<int> index(static_cast<size_t>(frames.mesh.num_vertices()), -1);
     for (Eigen::Index f = 0; f < frames.surface.rows(); ++f)

@@ -27,11 +27,18 @@ class FrameWriter {
   /// must outlive the writer; its cell data is laid out once here.
   FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
               const FrameData& frames);
+  /// Continues the frames of a run resumed at `resume_step`: frames written after it are
+  /// removed, frames.pvd keeps the ones up to it.
+  FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
+              const FrameData& frames, long resume_step);
   /// Writes the frame of `step` at full positions x and full velocities v.
   void write(int step, double t, const VecX& x, const VecX& v);
   int frames_written() const { return m_count; }
 
  private:
+  FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
+              const FrameData& frames, long resume_step, bool resume);
+
   std::filesystem::path m_dir;
   FrameFormat m_format;
   const FrameData& m_frames;

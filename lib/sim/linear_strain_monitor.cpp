@@ -32,8 +32,7 @@ LinearStrainMonitor::LinearStrainMonitor(const MatX3& rest, const MatX4i& tets,
   const auto rest_at = [&](int i) -> Vec3 { return rest.row(i).transpose(); };
   for (size_t k = 0; k < linear_tets.size(); ++k) {
     m_tets.row(static_cast<Eigen::Index>(k)) = tets.row(linear_tets[k]);
-    m_rest_inverse.push_back(
-        edge_matrix(m_tets, static_cast<Eigen::Index>(k), rest_at).inverse());
+    m_rest_inverse.push_back(edge_matrix(m_tets, static_cast<Eigen::Index>(k), rest_at).inverse());
   }
 }
 
@@ -44,8 +43,8 @@ double LinearStrainMonitor::max_strain(const VecX& x, int& where) const {
   for (Eigen::Index e = 0; e < m_tets.rows(); ++e) {
     const Mat3 F = edge_matrix(m_tets, e, at) * m_rest_inverse[static_cast<size_t>(e)];
     const Mat3 eps = 0.5 * (F + F.transpose()) - Mat3::Identity();
-    const Vec3 principal = Eigen::SelfAdjointEigenSolver<Mat3>(eps, Eigen::EigenvaluesOnly)
-                               .eigenvalues();
+    const Vec3 principal =
+        Eigen::SelfAdjointEigenSolver<Mat3>(eps, Eigen::EigenvaluesOnly).eigenvalues();
     const double strain = principal.cwiseAbs().maxCoeff();
     if (strain > worst) {
       worst = strain;
@@ -60,8 +59,8 @@ void LinearStrainMonitor::check(const Simulation& simulation, const StepRecord& 
   const double strain = max_strain(simulation.primary().full_positions(), where);
   if (strain <= m_threshold || where < 0) return;
   m_warning = m_object[static_cast<size_t>(where)] + ": the linear material reaches a strain of " +
-              short_number(strain, 2) + " at step " + std::to_string(record.step) + " (t = " +
-              short_number(record.t, 6) +
+              short_number(strain, 2) + " at step " + std::to_string(record.step) +
+              " (t = " + short_number(record.t, 6) +
               " s), beyond the few percent where it holds (its strain sym(F) - I also counts "
               "rotation); use \"corotated\" or \"neohookean\" for large deformation";
 }

@@ -30,7 +30,7 @@ class LinearStrainMonitor final : public StepObserver {
  private:
   void check(const Simulation& simulation, const StepRecord& record);
 
-  MatX4i m_tets;                   ///< the linear tets only
+  MatX4i m_tets;                     ///< the linear tets only
   std::vector<Mat3> m_rest_inverse;  ///< Dm^-1 per linear tet
   std::vector<std::string> m_object;
   double m_threshold;

@@ -6,21 +6,24 @@ namespace simrun {
 
 void EnergyCsvObserver::begin(const Simulation& simulation, const StepRecord& initial) {
   std::filesystem::create_directories(m_path.parent_path());
-  m_table = std::make_unique<EnergyTable>(m_path, simulation.model(), simulation.state().q,
-                                          simulation.state().v);
-  m_table->write(initial.step, initial.t, *initial.energies);
+  m_table =
+      std::make_unique<EnergyTable>(m_path, simulation.model(), simulation.state().q,
+                                    simulation.state().v, initial.resumed ? initial.step : -1);
+  if (!initial.resumed) m_table->write(initial.step, initial.t, *initial.energies);
 }
 
 void EnergyCsvObserver::after_step(const Simulation&, const StepRecord& record) {
   m_table->write(record.step, record.t, *record.energies);
 }
 
-void StatsCsvObserver::begin(const Simulation&, const StepRecord&) {
+void StatsCsvObserver::begin(const Simulation&, const StepRecord& initial) {
   std::filesystem::create_directories(m_path.parent_path());
   std::vector<std::string> columns = {"step", "t", "wall_s"};
   for (const auto& counter : StepStats::kCounters) columns.emplace_back(counter.name);
   columns.emplace_back("dt");
-  m_csv = std::make_unique<CsvWriter>(m_path, columns);
+  m_csv = std::make_unique<CsvWriter>(initial.resumed
+                                          ? CsvWriter::resumed(m_path, columns, initial.step)
+                                          : CsvWriter(m_path, columns));
 }
 
 void StatsCsvObserver::after_step(const Simulation&, const StepRecord& record) {
@@ -44,9 +47,14 @@ FrameObserver::FrameObserver(const std::filesystem::path& out_dir, const RunSett
 }
 
 void FrameObserver::begin(const Simulation& simulation, const StepRecord& initial) {
-  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format,
-                                           m_frames ? *m_frames : simulation.primary().frames());
+  const FrameData& frames = m_frames ? *m_frames : simulation.primary().frames();
   m_last_t = initial.t;
+  if (initial.resumed) {
+    m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format, frames, initial.step);
+    m_last_written = initial.step;  // (written before, or not an output step)
+    return;
+  }
+  m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format, frames);
   write(simulation, initial);
 }
 

@@ -14,12 +14,25 @@ double frequency_hz(double lambda) {
 
 }  // namespace
 
-void RatiosCsvObserver::begin(const Simulation&, const StepRecord&) {
-  m_csv = std::make_unique<CsvWriter>(
-      m_path,
-      std::vector<std::string>{"t", "mode", "rigid", "lambda_coarse", "lambda_fine", "ratio",
-                               "frequency_coarse_hz", "frequency_fine_hz", "compatibility"});
+void RatiosCsvObserver::begin(const Simulation&, const StepRecord& initial) {
+  const std::vector<std::string> columns = {"t",
+                                            "mode",
+                                            "rigid",
+                                            "lambda_coarse",
+                                            "lambda_fine",
+                                            "ratio",
+                                            "frequency_coarse_hz",
+                                            "frequency_fine_hz",
+                                            "compatibility"};
   m_written = 0;
+  if (initial.resumed) {
+    // The file holds the ratios up to the checkpoint; those computed again while resuming
+    // (at the start, at a release already passed) are not written twice.
+    m_csv = std::make_unique<CsvWriter>(CsvWriter::resumed(m_path, columns, initial.t));
+    m_written = m_log->entries.size();
+    return;
+  }
+  m_csv = std::make_unique<CsvWriter>(m_path, columns);
   write_new_entries();
 }
 
@@ -45,7 +58,9 @@ void EigenvaluesCsvObserver::after_step(const Simulation&, const StepRecord& rec
     for (Eigen::Index i = 0; i < lambda.size(); ++i)
       columns.push_back("lambda_" + std::to_string(i + 1));
     m_columns = static_cast<size_t>(lambda.size());
-    m_csv = std::make_unique<CsvWriter>(m_path, std::move(columns));
+    m_csv = std::make_unique<CsvWriter>(
+        m_resume_step >= 0 ? CsvWriter::resumed(m_path, std::move(columns), m_resume_step)
+                           : CsvWriter(m_path, std::move(columns)));
   }
   // The columns are those of the first step; a release that frees the body puts its 6 rigid
   // modes in front and s grows: the row then holds the first columns' worth (NaN-padded when
@@ -64,6 +79,11 @@ void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecor
     for (int i : m_tracked)
       for (const char* axis : {"x", "y", "z"})
         columns.push_back(std::string(prefix) + axis + "_" + std::to_string(i));
+  if (initial.resumed) {
+    m_csv = std::make_unique<CsvWriter>(
+        CsvWriter::resumed(m_path, std::move(columns), static_cast<double>(initial.step)));
+    return;
+  }
   m_csv = std::make_unique<CsvWriter>(m_path, std::move(columns));
   write(simulation, initial);
 }

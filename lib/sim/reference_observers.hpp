@@ -54,10 +54,14 @@ class EigenvaluesCsvObserver final : public StepObserver {
   EigenvaluesCsvObserver(std::filesystem::path path,
                          std::shared_ptr<const EigenFitCorrection> modes)
       : m_path(std::move(path)), m_modes(std::move(modes)) {}
+  void begin(const Simulation&, const StepRecord& initial) override {
+    m_resume_step = initial.resumed ? initial.step : -1;
+  }
   void after_step(const Simulation& simulation, const StepRecord& record) override;
 
  private:
   std::filesystem::path m_path;
+  long m_resume_step = -1;  ///< >= 0: continue the file of a run resumed there
   std::shared_ptr<const EigenFitCorrection> m_modes;
   std::unique_ptr<CsvWriter> m_csv;
   size_t m_columns = 0;  ///< eigenvalue columns (the first step's s)

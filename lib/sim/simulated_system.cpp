@@ -1,5 +1,7 @@
 #include "sim/simulated_system.hpp"
 
+#include "core/error.hpp"
+
 namespace simrun {
 
 SimulatedSystem::SimulatedSystem(std::string name, FrameData frames, std::unique_ptr<Model> model,
@@ -73,6 +75,26 @@ int SimulatedSystem::project_state() {
 void SimulatedSystem::restore(const State& state) {
   m_state = state;
   prescribe(m_state.t);
+}
+
+SystemCheckpoint SimulatedSystem::checkpoint() const {
+  return {m_state, m_constrained, m_integrator->history()};
+}
+
+void SimulatedSystem::resume(const SystemCheckpoint& checkpoint) {
+  if (checkpoint.constrained != m_constrained) {
+    require(m_schedule.has_value(), "checkpoint: constrained vertices differ from the scene's");
+    m_model->set_fixed_vertices(checkpoint.constrained);
+    m_constrained = checkpoint.constrained;
+    if (m_release_listener) m_release_listener(*m_model, checkpoint.state.t);
+  }
+  require(checkpoint.state.q.size() == m_model->num_free() &&
+              checkpoint.state.v.size() == m_model->num_free(),
+          "checkpoint: " + std::to_string(checkpoint.state.q.size()) + " free DOFs saved, the " +
+              "scene has " + std::to_string(m_model->num_free()) + " (was the scene changed?)");
+  m_state = checkpoint.state;
+  m_integrator = m_make_integrator();
+  m_integrator->restore_history(checkpoint.history);
 }
 
 bool SimulatedSystem::is_driven() const {

@@ -13,6 +13,7 @@
 #include "model/dirichlet_motion.hpp"
 #include "model/model.hpp"
 #include "model/state_projection.hpp"
+#include "sim/checkpoint.hpp"
 
 namespace simrun {
 
@@ -72,6 +73,13 @@ class SimulatedSystem {
   /// Puts the system back at `state` (taken after apply_releases at the same step), with the
   /// prescribed boundary and loads at its time: the undo of an advance that others failed.
   void restore(const State& state);
+
+  /// The state, the constrained vertices and the integrator history, for a checkpoint.
+  SystemCheckpoint checkpoint() const;
+  /// Puts a freshly built system at a checkpoint of the same scene (before begin()): the
+  /// constraints as they were (a release already passed is applied, with its listener), the
+  /// state and the integrator history.
+  void resume(const SystemCheckpoint& checkpoint);
 
   /// True when the boundary or the loads do work on the body (moving groups, varying wind).
   bool is_driven() const;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/error.hpp"
 #include "core/timer.hpp"
 
 namespace simrun {
@@ -26,11 +27,20 @@ void Simulation::add_observer(std::unique_ptr<StepObserver> observer) {
   m_observers.push_back(std::move(observer));
 }
 
-void Simulation::begin(const RunSettings& settings) {
+void Simulation::begin(const RunSettings& settings, const Checkpoint* resume) {
   m_begin_seconds = wall_clock();
   m_settings = settings;
-  m_clock = settings.clock(m_primary.state().t);
   m_result = RunResult{};
+  if (resume) {
+    require(resume->systems.size() == 1 + m_companions.size(),
+            "checkpoint: " + std::to_string(resume->systems.size()) +
+                " systems saved, the scene makes " + std::to_string(1 + m_companions.size()));
+    m_primary.resume(resume->systems[0]);
+    for (size_t k = 0; k < m_companions.size(); ++k) m_companions[k].resume(resume->systems[k + 1]);
+    m_result.steps_done = resume->step;
+  }
+  m_t0 = resume ? resume->t0 : m_primary.state().t;
+  m_clock = settings.clock(m_t0);
   m_result.t_end = m_primary.state().t;
   m_primary.begin();
   for (SimulatedSystem& companion : m_companions) companion.begin();
@@ -40,12 +50,15 @@ void Simulation::begin(const RunSettings& settings) {
       EnergyTable::measure(m_primary.model(), m_primary.state().q, m_primary.state().v);
   m_monitor =
       std::make_unique<DivergenceMonitor>(m_primary, energies.total, settings.blowup_factor);
+  if (resume) m_monitor->restore(resume->monitor_total0, resume->monitor_changes);
   const StepStats none;
   StepRecord initial;
+  initial.step = m_result.steps_done;
   initial.t = m_primary.state().t;
   initial.stats = &none;
   initial.energies = &energies;
-  initial.last = m_clock.finished(0);
+  initial.resumed = resume != nullptr;
+  initial.last = m_clock.finished(m_result.steps_done);
   for (auto& observer : m_observers) observer->begin(*this, initial);
   m_result.seconds_output += output_timer.seconds();
   m_running = !initial.last;
@@ -56,6 +69,19 @@ void Simulation::stop(const std::string& status, long step, const std::string& w
   m_result.message = "step " + std::to_string(step) + ": " + why + " (last good step " +
                      std::to_string(step - 1) + ")";
   m_running = false;
+}
+
+Checkpoint Simulation::checkpoint() const {
+  Checkpoint c;
+  c.step = m_result.steps_done;
+  c.t0 = m_t0;
+  c.systems.push_back(m_primary.checkpoint());
+  for (const SimulatedSystem& companion : m_companions) c.systems.push_back(companion.checkpoint());
+  if (m_monitor) {
+    c.monitor_total0 = m_monitor->total0();
+    c.monitor_changes = m_monitor->memory();
+  }
+  return c;
 }
 
 void Simulation::interrupt(const std::string& why) {
@@ -134,8 +160,9 @@ RunResult Simulation::finish() {
   return m_result;
 }
 
-RunResult Simulation::run(const RunSettings& settings, const std::function<void(long)>& on_step) {
-  begin(settings);
+RunResult Simulation::run(const RunSettings& settings, const std::function<void(long)>& on_step,
+                          const Checkpoint* resume) {
+  begin(settings, resume);
   while (m_running) {
     const bool more = step();
     if (on_step && m_result.steps_done > 0 && (more || m_result.status == "finished"))

@@ -64,8 +64,12 @@ class Simulation {
   void add_companion(SimulatedSystem system);
   void add_observer(std::unique_ptr<StepObserver> observer);
 
-  /// Starts a run: the model at t0, the divergence monitor, the observers' step 0.
-  void begin(const RunSettings& settings);
+  /// Starts a run: the model at t0, the divergence monitor, the observers' step 0. With
+  /// `resume`, continues a run from its checkpoint instead (the systems at the checkpoint's
+  /// state, the observers told to append to the files of the steps up to it).
+  void begin(const RunSettings& settings, const Checkpoint* resume = nullptr);
+  /// The run's state after the last accepted step (see sim/checkpoint.hpp).
+  Checkpoint checkpoint() const;
   /// Takes one step; false when the run is over (finished, or stopped: see result()).
   bool step();
   /// Stops the run after the step in progress with status "interrupted" (`why`: e.g. "SIGINT");
@@ -74,7 +78,8 @@ class Simulation {
   /// Ends the run: the observers' finish, the timings. Returns the result.
   RunResult finish();
   /// begin, step until done (calling on_step(step) after each; it may call interrupt()), finish.
-  RunResult run(const RunSettings& settings, const std::function<void(long)>& on_step = {});
+  RunResult run(const RunSettings& settings, const std::function<void(long)>& on_step = {},
+                const Checkpoint* resume = nullptr);
 
   SimulatedSystem& primary() { return m_primary; }
   const SimulatedSystem& primary() const { return m_primary; }
@@ -96,6 +101,7 @@ class Simulation {
   std::unique_ptr<DivergenceMonitor> m_monitor;
   RunResult m_result;
   double m_begin_seconds = 0.0;  ///< wall clock at begin()
+  double m_t0 = 0.0;             ///< the run's start time (the clock's origin)
   bool m_running = false;
 };
 

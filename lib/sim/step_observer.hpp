@@ -18,6 +18,9 @@ struct StepRecord {
   double h = 0.0;       ///< the step's size [s] (0 for step 0)
   double wall_s = 0.0;  ///< wall time of the step [s]
   bool last = false;    ///< no step follows (the clock's end; not known for stops on failure)
+  /// In begin(): the run continues from a checkpoint at `step`; the files hold the steps up to
+  /// it (and possibly later ones, written after the checkpoint, to be dropped).
+  bool resumed = false;
   const StepStats* stats = nullptr;     ///< the step's counters (empty for step 0)
   const EnergyRow* energies = nullptr;  ///< the primary system's energies after the step
 };
@@ -25,7 +28,7 @@ struct StepRecord {
 class StepObserver {
  public:
   virtual ~StepObserver() = default;
-  /// The initial state, before the first step.
+  /// The initial state, before the first step (or the checkpoint's, when initial.resumed).
   virtual void begin(const Simulation& /*simulation*/, const StepRecord& /*initial*/) {}
   /// An accepted step (its state is the simulation's current state).
   virtual void after_step(const Simulation& simulation, const StepRecord& record) = 0;

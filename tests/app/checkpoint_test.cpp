@@ -1,0 +1,162 @@
+// Checkpoint and restart (issue "users first", section 3): a run of 100 steps and a run of 50
+// steps resumed to 100 write bit-identical energy.csv, stats.csv (but for wall times), frames and
+// frames.pvd, for a multistep integrator, a moving constraint with a release and wind; an
+// interrupted run resumes from the checkpoint it writes on the signal.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <thread>
+
+#include "app/cli.hpp"
+#include "app/scenes.hpp"
+
+namespace {
+
+using cli::Result;
+using cli::TempDir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+/// A bar fixed at -x whose +x end is dragged along z and released at step 30, in gusty wind.
+json driven_scene(const std::string& integrator) {
+  json s = cli::tiny_scene();
+  s["time"] = {{"dt", 0.01}, {"steps", 100}};
+  s["objects"][0]["material"]["model"] = "neohookean";
+  s["objects"][0]["dirichlet"].push_back(
+      {{"select", {{"side", "+x"}}},
+       {"motion", {{"translate", {{"velocity", {0.0, 0.0, 0.3}}}}}},
+       {"release_step", 30}});
+  s["wind"] = {{"pressure", 2.0},
+               {"direction", {0, 1, 0}},
+               {"gust", {{"amplitude", 0.5}, {"frequency", 3}}}};
+  s["integrator"] = {{"type", integrator}};
+  s["output"] = {{"every", 5}};
+  return s;
+}
+
+/// stats.csv without its wall-time column.
+std::string stats_without_wall_time(const fs::path& file) {
+  std::istringstream in(cli::read_file(file));
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);
+    out += line.substr(0, b) + line.substr(c) + "\n";
+  }
+  return out;
+}
+
+/// Byte equality of two files' texts, reported by name and size (not by content).
+#define EXPECT_SAME_TEXT(a, b, what)                                                            \
+  do {                                                                                          \
+    const std::string text_a = (a), text_b = (b);                                               \
+    EXPECT_TRUE(text_a == text_b) << (what) << ": " << text_a.size() << " vs " << text_b.size() \
+                                  << " bytes differ";                                           \
+  } while (0)
+
+void expect_same_outputs(const fs::path& a, const fs::path& b, const std::string& what) {
+  EXPECT_SAME_TEXT(cli::read_file(a / "energy.csv"), cli::read_file(b / "energy.csv"),
+                   what + " energy.csv");
+  EXPECT_SAME_TEXT(stats_without_wall_time(a / "stats.csv"),
+                   stats_without_wall_time(b / "stats.csv"), what + " stats.csv");
+  EXPECT_SAME_TEXT(cli::read_file(a / "frames.pvd"), cli::read_file(b / "frames.pvd"),
+                   what + " frames.pvd");
+  int frames = 0;
+  for (const auto& entry : fs::directory_iterator(a / "frames")) {
+    const fs::path other = b / "frames" / entry.path().filename();
+    ASSERT_TRUE(fs::exists(other)) << what << ": " << other;
+    EXPECT_SAME_TEXT(cli::read_file(entry.path()), cli::read_file(other), other.string());
+    ++frames;
+  }
+  EXPECT_EQ(frames, cli::count_files(b / "frames", ".vtu")) << what;
+}
+
+TEST(Checkpoint, FiftyPlusResumedFiftyStepsEqualAHundredBitForBit) {
+  // bdf2: multistep history; si: the affine force's reference point; be: its predictor history.
+  for (const std::string integrator : {"bdf2", "si", "be", "newmark"}) {
+    TempDir tmp;
+    const auto scene = tmp.write("s.json", driven_scene(integrator));
+    const fs::path straight = tmp / "straight", split = tmp / "split";
+    ASSERT_EQ(cli::run({"run", scene.string(), "-o", straight.string(), "--quiet"}).code, 0);
+    const Result first = cli::run({"run", scene.string(), "-o", split.string(), "--quiet",
+                                   "--steps", "50", "--checkpoint-every", "25"});
+    ASSERT_EQ(first.code, 0) << first.describe();
+    ASSERT_TRUE(fs::exists(split / "checkpoint" / "state.bin"));
+    const Result resumed = cli::run({"resume", split.string(), "--steps", "100", "--quiet"});
+    ASSERT_EQ(resumed.code, 0) << resumed.describe();
+    expect_same_outputs(straight, split, integrator);
+    const json record = cli::read_json(split / "run.json");
+    EXPECT_EQ(record.at("status"), "finished");
+    EXPECT_EQ(record.at("/counts/steps_done"_json_pointer), 100);
+    EXPECT_EQ(record.at("resumes").at(0).at("from_step"), 50);
+  }
+}
+
+TEST(Checkpoint, AResumeFromAnEarlierCheckpointDropsTheRowsAndFramesAfterIt) {
+  TempDir tmp;
+  const auto scene = tmp.write("s.json", driven_scene("bdf2"));
+  const fs::path straight = tmp / "straight", split = tmp / "split";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", straight.string(), "--quiet"}).code, 0);
+  // Checkpoint at 40; the run goes on to 60, as if killed (SIGKILL) before the next checkpoint.
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", split.string(), "--quiet", "--steps", "60",
+                      "--checkpoint-every", "40"})
+                .code,
+            0);
+  const Result resumed = cli::run({"resume", split.string(), "--steps", "100", "--quiet"});
+  ASSERT_EQ(resumed.code, 0) << resumed.describe();
+  expect_same_outputs(straight, split, "from 40 with rows to 60");
+}
+
+TEST(Checkpoint, AnInterruptedRunResumesFromTheCheckpointItWroteOnTheSignal) {
+  TempDir tmp;
+  json s = driven_scene("bdf2");
+  s["time"]["steps"] = 3000;
+  s["output"]["every"] = 500;
+  const auto scene = tmp.write("s.json", s);
+  const fs::path straight = tmp / "straight", split = tmp / "split";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", straight.string(), "--quiet"}).code, 0);
+  const Result stopped =
+      cli::run({"run", scene.string(), "-o", split.string(), "--quiet", "--threads", "1"}, {},
+               [&](pid_t pid) {
+                 for (int i = 0; i < 3000; ++i) {
+                   std::error_code ec;
+                   if (fs::file_size(split / "energy.csv", ec) > 4000 && !ec) break;
+                   std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                 }
+                 ::kill(pid, SIGTERM);
+               });
+  ASSERT_EQ(stopped.code, 128 + SIGTERM) << stopped.describe();
+  ASSERT_EQ(cli::read_json(split / "run.json").at("status"), "interrupted");
+  EXPECT_TRUE(stopped.err.find("simrun resume") != std::string::npos) << stopped.err;
+  const Result resumed = cli::run({"resume", split.string(), "--quiet"});
+  ASSERT_EQ(resumed.code, 0) << resumed.describe();
+  EXPECT_SAME_TEXT(cli::read_file(straight / "energy.csv"), cli::read_file(split / "energy.csv"),
+                   "energy.csv");
+}
+
+TEST(Checkpoint, ResumeErrorsNameTheFolderAndWhatToDo) {
+  TempDir tmp;
+  const auto scene = tmp.write("s.json", driven_scene("si"));
+  const fs::path out = tmp / "out";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", out.string(), "--quiet", "--steps", "10"}).code,
+            0);
+  // No checkpoint was asked for.
+  fs::remove_all(out / "checkpoint");
+  const Result none = cli::run({"resume", out.string()});
+  EXPECT_EQ(none.code, 1) << none.describe();
+  EXPECT_TRUE(none.err.find("--checkpoint-every") != std::string::npos) << none.err;
+  // A finished run: resume needs a larger --steps.
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", out.string(), "--quiet", "--steps", "10",
+                      "--checkpoint-every", "5"})
+                .code,
+            0);
+  const Result done = cli::run({"resume", out.string()});
+  EXPECT_EQ(done.code, 1) << done.describe();
+  EXPECT_TRUE(done.err.find("--steps") != std::string::npos) << done.err;
+  // A bad --checkpoint-every.
+  const Result bad =
+      cli::run({"run", scene.string(), "-o", (tmp / "b").string(), "--checkpoint-every", "soon"});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_TRUE(bad.err.find("30s") != std::string::npos) << bad.err;
+}
+
+}  // namespace
