@@ -51,6 +51,28 @@ void require_closed_manifold(const SurfaceMesh& surface, const std::string& sour
                      std::to_string(first_bad.second) + ") (0-based vertex indices) used by " +
                      std::to_string(first_bad_uses) + " face(s)");
   }
+  // Consistent orientation: the two faces at an edge traverse it in opposite directions. A
+  // flipped face would make the enclosed volume (and target_tets' max volume) wrong.
+  std::vector<std::pair<int, int>> directed;
+  directed.reserve(edges.size());
+  for (int f = 0; f < surface.num_faces(); ++f)
+    for (int c = 0; c < 3; ++c)
+      directed.emplace_back(surface.faces(f, c), surface.faces(f, (c + 1) % 3));
+  std::sort(directed.begin(), directed.end());
+  long same_direction = 0;
+  std::pair<int, int> example{-1, -1};
+  for (std::size_t i = 0; i + 1 < directed.size(); ++i)
+    if (directed[i] == directed[i + 1]) {
+      if (same_direction++ == 0) example = directed[i];
+    }
+  if (same_direction > 0) {
+    throw InputError(source_name + ": the faces are not consistently oriented: " +
+                     std::to_string(same_direction) + " edge(s) are traversed in the same " +
+                     "direction by both their faces, e.g. edge (" + std::to_string(example.first) +
+                     ", " + std::to_string(example.second) +
+                     ") (0-based vertex indices); re-orient the faces coherently (e.g. MeshLab's "
+                     "\"Re-Orient all faces coherently\") and try again");
+  }
 }
 
 double enclosed_volume(const SurfaceMesh& surface) {

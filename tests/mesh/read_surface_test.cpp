@@ -40,6 +40,15 @@ TEST(ReadSurface, OpenSurfaceNamesAnEdgeAndCount) {
   EXPECT_NE(msg.find("edge (0, 1)"), std::string::npos) << msg;
 }
 
+TEST(ReadSurface, AFlippedFaceIsNamedNotAcceptedSilently) {
+  SurfaceMesh s = read_surface(mesh_data("cube.off"));
+  std::swap(s.faces(0, 0), s.faces(0, 1));  // one face turned inside out
+  const std::string msg = input_error_message([&] { require_closed_manifold(s, "flipped.off"); });
+  EXPECT_NE(msg.find("flipped.off"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not consistently oriented"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("3 edge(s)"), std::string::npos) << msg;  // the flipped face's three edges
+}
+
 TEST(ReadSurface, UnknownExtensionAndMissingFile) {
   std::string msg = input_error_message([] { read_surface(mesh_data("two_tets.mesh")); });
   EXPECT_NE(msg.find("two_tets.mesh"), std::string::npos) << msg;
