@@ -102,6 +102,7 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
   if (!options.quiet) {
     progress = std::make_unique<ProgressReporter>(std::cerr, static_cast<int>(expected_steps),
                                                   stream_is_terminal(stderr));
+    if (resume) progress->start_at(static_cast<int>(resume->step));
   }
   install_interrupt_handlers();
   RunResult result;

@@ -68,7 +68,8 @@ void ProgressReporter::measure(int step) {
   m_step = std::clamp(step, 0, m_total);
   m_now = m_clock();
   const double elapsed = m_now - m_start;
-  m_rate = (m_step > 0 && elapsed > 0.0) ? m_step / elapsed : 0.0;
+  const int done_here = m_step - m_first;
+  m_rate = (done_here > 0 && elapsed > 0.0) ? done_here / elapsed : 0.0;
   m_eta = m_rate > 0.0 ? (m_total - m_step) / m_rate : (m_step >= m_total ? 0.0 : -1.0);
 }
 

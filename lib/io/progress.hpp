@@ -2,6 +2,7 @@
 /// Console progress for `simrun run`: on a terminal a one-line bar redrawn in place, otherwise
 /// (log file, CI) a plain line every 5 %. Both show percent, step/total, steps/s and ETA. This is
 /// the one library class that prints, and only to the stream it is given.
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iosfwd>
@@ -38,6 +39,8 @@ class ProgressReporter {
 
   /// Reports that `step` steps (0..total) are done.
   void update(int step);
+  /// A resumed run: steps up to `step` were done before, so rates and ETA count from there.
+  void start_at(int step) { m_first = std::max(step, 0); }
 
   /// Final line: "<status>: <step>/<total> steps in <seconds> s (<rate> steps/s)". Later calls
   /// to update() or finish() do nothing.
@@ -62,6 +65,7 @@ class ProgressReporter {
   bool m_interactive;
   ProgressClock m_clock;
   double m_start;
+  int m_first = 0;  ///< steps done before this process started (a resumed run)
   double m_now;
   int m_step = 0;
   double m_rate = 0.0;
