@@ -27,9 +27,9 @@ class EigenFitCorrection {
  public:
   EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver);
 
-  /// The modes of (K, M) at this step, K the model's stiffness at the step's linearization point
-  /// (assembled by the integrator). When `constant` (a quadratic model whose K does not change)
-  /// the kept modes are reused after the first call. Runs the tracking test (digest Sec. 8,
+  /// The modes of (K, M) at this step, K the model's elastic stiffness at the step's linearization
+  /// point (assembled by the integrator). When `constant` (a quadratic model whose K does not
+  /// change) the kept modes are reused after the first call. Runs the tracking test (digest Sec. 8,
   /// test 1) and counts it in stats. kNotConverging when the eigensolve fails.
   Status update(const Model& model, const SpMat& K, bool constant, StepStats& stats);
 

@@ -15,9 +15,11 @@ Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepSta
   if (!(m_constant && m_assembled && m_settings.eigenfit->has_modes())) {
     model.stiffness(q_lin, m_K, /*project_psd=*/false);
     if (model.has_damping()) model.damping_matrix(m_K, m_D);
+    // The modes are the elastic stiffness' (the correction acts on the elastic force only).
+    model.elastic_stiffness(q_lin, m_K_elastic);
     m_assembled = true;
   }
-  return m_settings.eigenfit->update(model, m_K, m_constant, stats);
+  return m_settings.eigenfit->update(model, m_K_elastic, m_constant, stats);
 }
 
 Status CorrectedStageSolver::factorize(Model& model, const ImplicitStage& stage, const VecX& x,

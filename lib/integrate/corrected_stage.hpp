@@ -32,6 +32,7 @@ class CorrectedStageSolver {
   std::unique_ptr<LinearSolver> m_solver;
   LowRankUpdate m_update;
   SpMat m_K, m_D, m_K_damping;
+  SpMat m_K_elastic;  ///< the elastic stiffness at the step's linearization point (for the modes)
   bool m_constant = false;
   bool m_assembled = false;  ///< m_K and m_D hold an assembly (kept on the constant path)
   double m_factor_tau = 0.0, m_factor_sigma = 0.0;

@@ -14,11 +14,13 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
                                    StepStats& stats) {
   model.stiffness(state.q, m_K, /*project_psd=*/false);
   if (m_eigenfit) {
-    if (const Status s = m_eigenfit->update(model, m_K, constant, stats); s != Status::kSuccess)
+    // The modes are the elastic stiffness' (EigenFit eq. 13 corrects the elastic force only):
+    // springs, contact or a penalty floor in K would shift them.
+    SpMat elastic;
+    model.elastic_stiffness(state.q, elastic);
+    if (const Status s = m_eigenfit->update(model, elastic, constant, stats); s != Status::kSuccess)
       return s;
     if (constant) {
-      SpMat elastic;
-      model.elastic_stiffness(state.q, elastic);
       const MatX& U = m_eigenfit->modes();
       m_elastic_KU.resize(U.rows(), U.cols());
       for (Eigen::Index c = 0; c < U.cols(); ++c)
