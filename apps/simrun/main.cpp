@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "cli_checks.hpp"
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/string_distance.hpp"
@@ -18,19 +19,6 @@ std::string joined_command_line(int argc, char** argv) {
   std::string line;
   for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
   return line;
-}
-
-/// A whole number of at least `minimum` (CLI11's PositiveNumber names the largest double, 309
-/// digits, in its message).
-CLI::Validator at_least(long minimum) {
-  return CLI::Validator(
-      [minimum](std::string& text) -> std::string {
-        long value = 0;
-        const bool whole = CLI::detail::lexical_cast(text, value);
-        if (whole && value >= minimum) return {};
-        return "expected a whole number >= " + std::to_string(minimum) + ", found '" + text + "'";
-      },
-      "INT>=" + std::to_string(minimum));
 }
 
 /// --checkpoint-every: "N" steps, or "Ns", "Nm", "Nh" of wall time.

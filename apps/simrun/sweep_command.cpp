@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli_checks.hpp"
 #include "core/error.hpp"
 #include "exit_codes.hpp"
 #include "io/atomic_file.hpp"
@@ -472,11 +473,11 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& options) {
   sweep
       ->add_option("-j,--jobs", options.jobs,
                    "Runs at once (default 1; with --slurm: array tasks at once, default no limit)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   sweep
       ->add_option("--threads", options.threads,
                    "Threads per run (default: cores / jobs; with --slurm 1, also its CPUs)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   sweep->add_flag("--dry-run", options.dry_run,
                   "Check the sweep and print its points and commands as JSON; run nothing");
   sweep->add_flag("--collect", options.collect,

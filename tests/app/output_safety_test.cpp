@@ -152,6 +152,12 @@ TEST(Cli, RangeErrorsAreShort) {
   const Result steps = run_tiny(tmp, tmp / "out", {"--steps", "-1"});
   EXPECT_EQ(steps.code, 1);
   EXPECT_TRUE(contains(steps.err, "--steps")) << steps.err;
+  const Result jobs =
+      cli::run({"sweep", (cli::kSourceDir / "scenes/sweeps/quickstart_refinement.json").string(),
+                "-o", (tmp / "sweep").string(), "-j", "0"});
+  EXPECT_EQ(jobs.code, 1);
+  EXPECT_TRUE(contains(jobs.err, "--jobs")) << jobs.err;
+  EXPECT_LT(jobs.err.size(), 200u) << jobs.err;
 }
 
 TEST(Cli, TheCellsCapNamesTheSceneAndPointer) {
