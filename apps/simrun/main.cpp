@@ -1,6 +1,7 @@
 // simrun: command-line front end (interface contract: run, validate, modes, schema, --version).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <iostream>
 
@@ -47,10 +48,12 @@ void add_checkpoint_option(CLI::App* command, simrun::app::CommonOptions& option
               used = 0;
             }
             const std::string rest = text.substr(used);
+            const bool whole = value < 1e15 && value == std::floor(value);
             if (used > 0 && value > 0 &&
-                (rest.empty() || rest == "s" || rest == "m" || rest == "h"))
+                ((rest.empty() && whole) || rest == "s" || rest == "m" || rest == "h"))
               return {};
-            return "expected a number of steps N > 0 or a wall time such as 30s, 5m, 1h; found '" +
+            return "expected a whole number of steps N > 0 or a wall time such as 30s, 5m, 1h; "
+                   "found '" +
                    text + "'";
           },
           "N|Ns|Nm|Nh"));
