@@ -33,7 +33,7 @@ void add_checkpoint_option(CLI::App* command, simrun::app::CommonOptions& option
             if (scale > 0) {
               options.checkpoint_seconds = scale * std::stod(text.substr(0, text.size() - 1));
             } else {
-              options.checkpoint_steps = std::stol(text);
+              options.checkpoint_steps = static_cast<long>(std::stod(text));  // "1e3" too
             }
           },
           "Write OUT/checkpoint/state.bin every N steps, or every Ns/Nm/Nh of wall time "
