@@ -9,6 +9,7 @@
 #include "mesh/read_surface.hpp"
 #include "mesh/read_tetgen.hpp"
 #include "mesh/tetrahedralize.hpp"
+#include "mesh/text_reader.hpp"
 
 namespace simrun {
 
@@ -18,9 +19,8 @@ TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, 
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError("mesh file '" + path.string() + "' does not exist or is not a regular file");
+  // Not a regular file (/dev/zero, a folder) or over the size cap: rejected before reading.
+  checked_file_size(path, "mesh file", kMaxMeshFileBytes);
   if (num_flipped) *num_flipped = 0;
   if (ext == ".node" || ext == ".ele") return read_tetgen(path, num_flipped);
   if (ext == ".mesh") return read_medit(path, num_flipped);

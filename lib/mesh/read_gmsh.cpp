@@ -1,6 +1,7 @@
 #include "mesh/read_gmsh.hpp"
 
 #include <array>
+#include <climits>
 #include <unordered_map>
 #include <vector>
 
@@ -39,6 +40,8 @@ void expect_end(TextReader& in, const std::string& name) {
 
 void read_nodes_v2(TextReader& in, RawMesh& raw) {
   const long n = in.read_long("the number of nodes");
+  raw.node_tags.reserve(in.entries_that_fit(n, 4));  // tag x y z; not the declared count
+  raw.node_x.reserve(in.entries_that_fit(n, 4));
   for (long i = 0; i < n; ++i) {
     raw.node_tags.push_back(in.read_long("a node tag"));
     Vec3 x;
@@ -55,15 +58,19 @@ void read_elements_v2(TextReader& in, RawMesh& raw) {
     if (t.size() < 3) in.fail("expected 'tag type #tags ...', found " + str(t.size()) + " fields");
     const long type = in.to_long(t[1], "the element type");
     if (type != kTet4) continue;
+    // The line's own length bounds #tags, so the sum below cannot overflow.
     const long n_tags = in.to_long(t[2], "the number of element tags");
-    if (n_tags < 0 || t.size() != static_cast<std::size_t>(3 + n_tags + 4)) {
-      in.fail("expected a 4-node tetrahedron line with " + str(n_tags) + " tags (" +
-              str(3 + n_tags + 4) + " fields), found " + str(t.size()) + " fields");
+    const long fields = static_cast<long>(t.size());
+    if (n_tags < 0 || n_tags > fields || fields != 3 + n_tags + 4) {
+      const std::string expected =
+          fields < 7 ? "at least 7 fields" : "#tags = fields - 7 = " + str(fields - 7);
+      in.fail("expected a 4-node tetrahedron line 'tag 4 #tags tags... n1 n2 n3 n4' (" + expected +
+              "), found " + str(n_tags) + " tags on a line of " + str(fields) + " fields");
     }
     std::array<long, 4> nodes{};
     for (int c = 0; c < 4; ++c) nodes[c] = in.to_long(t[3 + n_tags + c], "a node tag");
     raw.tets.push_back(nodes);
-    raw.regions.push_back(n_tags > 0 ? static_cast<int>(in.to_long(t[3], "the physical tag")) : 0);
+    raw.regions.push_back(n_tags > 0 ? in.to_int(t[3], "the physical tag") : 0);
   }
   expect_end(in, "$Elements");
 }
@@ -80,7 +87,11 @@ std::unordered_map<long, int> read_entities_v41(TextReader& in) {
       const long n_phys = in.read_long("the number of physical tags");
       for (long p = 0; p < n_phys; ++p) {
         const long ph = in.read_long("a physical tag");
-        if (dim == 3 && p == 0) physical[tag] = static_cast<int>(ph);
+        if (dim == 3 && p == 0) {
+          if (ph < INT_MIN || ph > INT_MAX)
+            in.fail("expected a physical tag that fits an int, found " + str(ph));
+          physical[tag] = static_cast<int>(ph);
+        }
       }
       if (dim > 0) {
         const long n_bound = in.read_long("the number of bounding entities");
@@ -129,6 +140,9 @@ void read_elements_v41(TextReader& in, const std::unordered_map<long, int>& phys
       continue;
     }
     const auto ph = physical.find(entity);
+    if (ph == physical.end() && (entity < INT_MIN || entity > INT_MAX))
+      in.fail("expected an entity tag that fits an int (it becomes the region), found " +
+              str(entity));
     const int region = ph != physical.end() ? ph->second : static_cast<int>(entity);
     for (long i = 0; i < n; ++i) {
       const auto t = in.line("a tetrahedron of block " + str(b + 1));

@@ -25,28 +25,40 @@ TetMesh read_medit(const std::filesystem::path& path, int* num_flipped) {
     const long n = in.read_long("the number of entries of section '" + word + "'");
     if (n < 0)
       in.fail("expected a non-negative count for '" + word + "', found " + std::to_string(n));
+    const std::string of_n = " of " + std::to_string(n);
+    // Sections are sized to what the rest of the file can hold, not to their declared count: a
+    // count beyond it fails where the file ends. Entry i is stored only once all its numbers
+    // were read, which needs a file holding i + 1 entries, so i stays within the rows.
     if (word == "Vertices") {
-      mesh.vertices.resize(n, 3);
+      mesh.vertices.resize(in.entries_that_fit(n, 4), 3);  // x y z ref
       for (long i = 0; i < n; ++i) {
-        for (int c = 0; c < 3; ++c) mesh.vertices(i, c) = in.read_double("a vertex coordinate");
-        in.read_long("the vertex reference");
+        const std::string vertex = " of vertex " + std::to_string(i + 1) + of_n;
+        Vec3 x;
+        for (int c = 0; c < 3; ++c) x(c) = in.read_double("a coordinate" + vertex);
+        in.read_long("the reference" + vertex);
+        mesh.vertices.row(i) = x.transpose();
       }
       have_vertices = true;
     } else if (word == "Tetrahedra") {
       if (!have_vertices) in.fail("expected the Vertices section before Tetrahedra");
-      mesh.tets.resize(n, 4);
-      mesh.regions.resize(n);
+      const long rows = in.entries_that_fit(n, 5);  // 4 vertices and a reference
+      mesh.tets.resize(rows, 4);
+      mesh.regions.resize(rows);
       const long nv = mesh.vertices.rows();
       for (long i = 0; i < n; ++i) {
+        const std::string tet = " of tetrahedron " + std::to_string(i + 1) + of_n;
+        Eigen::RowVector4i corners;
         for (int c = 0; c < 4; ++c) {
-          const long v = in.read_long("a vertex index of tetrahedron " + std::to_string(i + 1));
+          const long v = in.read_long("a vertex index" + tet);
           if (v < 1 || v > nv) {
             in.fail("tetrahedron " + std::to_string(i + 1) + ": vertex index " + std::to_string(v) +
                     " out of range, expected 1.." + std::to_string(nv));
           }
-          mesh.tets(i, c) = static_cast<int>(v - 1);
+          corners(c) = static_cast<int>(v - 1);
         }
-        mesh.regions[i] = static_cast<int>(in.read_long("the tetrahedron reference"));
+        const int region = in.to_int(in.token("the reference" + tet), "the reference" + tet);
+        mesh.tets.row(i) = corners;
+        mesh.regions[i] = region;
       }
       have_tets = true;
     } else {

@@ -48,13 +48,15 @@ class VertexMerger {
   std::vector<Vec3> m_x;
 };
 
-SurfaceMesh read_stl_binary(const std::filesystem::path& path, const std::string& bytes) {
-  std::uint32_t n = 0;
-  std::memcpy(&n, bytes.data() + 80, 4);
+// Reads the n 50-byte triangle records that follow the 84-byte header, one at a time.
+SurfaceMesh read_stl_binary(const std::filesystem::path& path, std::istream& in, std::uint32_t n) {
   VertexMerger merger;
   std::vector<std::array<int, 3>> faces;
+  faces.reserve(n);  // the file size was checked to be 84 + 50 n
   for (std::uint32_t t = 0; t < n; ++t) {
-    const char* rec = bytes.data() + 84 + 50 * static_cast<std::size_t>(t);
+    char rec[50];
+    if (!in.read(rec, sizeof rec))
+      throw InputError(path.string() + ": binary STL triangle " + str(t) + " could not be read");
     std::array<int, 3> f{};
     for (int c = 0; c < 3; ++c) {
       float v[3];
@@ -102,18 +104,24 @@ SurfaceMesh read_off(const std::filesystem::path& path) {
   const long nf = in.read_long("the number of faces");
   in.read_long("the number of edges");
   if (nv <= 0 || nf <= 0) in.fail("expected positive vertex and face counts");
-  std::vector<Vec3> x(nv);
+  // Reserved: what the rest of the file can hold, not the declared count, which fails where the
+  // file ends when it is larger.
+  std::vector<Vec3> x;
+  x.reserve(in.entries_that_fit(nv, 3));
   for (long i = 0; i < nv; ++i) {
     const auto t = in.line("vertex " + str(i) + " of " + str(nv));
     if (t.size() < 3)
       in.fail("expected 'x y z' for vertex " + str(i) + ", found " + str(t.size()) + " fields");
-    for (int c = 0; c < 3; ++c) x[i](c) = in.to_double(t[c], "a vertex coordinate");
+    Vec3 p;
+    for (int c = 0; c < 3; ++c) p(c) = in.to_double(t[c], "a vertex coordinate");
+    x.push_back(p);
   }
   std::vector<std::array<int, 3>> faces;
+  faces.reserve(in.entries_that_fit(nf, 4));  // "3 i j k" at least
   for (long i = 0; i < nf; ++i) {
     const auto t = in.line("face " + str(i) + " of " + str(nf));
     const long k = in.to_long(t[0], "the number of face vertices");
-    if (k < 3 || t.size() < static_cast<std::size_t>(1 + k))
+    if (k < 3 || k > static_cast<long>(t.size()) - 1)
       in.fail("expected a face with at least 3 vertex indices, found " + t[0] + " of " +
               str(t.size() - 1));
     std::vector<int> p(k);
@@ -158,22 +166,26 @@ SurfaceMesh read_obj(const std::filesystem::path& path) {
 }
 
 SurfaceMesh read_stl(const std::filesystem::path& path) {
+  // Only the 84-byte header is read to tell the two kinds apart, never the whole file.
+  const std::uintmax_t size = checked_file_size(path, "surface file", kMaxMeshFileBytes);
   std::ifstream file(path, std::ios::binary);
   if (!file) throw InputError("cannot open surface file '" + path.string() + "' for reading");
-  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  char header[84] = {};
+  file.read(header, sizeof header);
+  const auto got = static_cast<std::size_t>(file.gcount());
   // Binary STL has exactly 84 + 50 n bytes; some binary headers also begin with "solid".
-  if (bytes.size() >= 84) {
+  if (got == sizeof header) {
     std::uint32_t n = 0;
-    std::memcpy(&n, bytes.data() + 80, 4);
-    if (bytes.size() == 84 + 50 * static_cast<std::size_t>(n)) {
+    std::memcpy(&n, header + 80, 4);
+    if (size == 84 + 50 * static_cast<std::uintmax_t>(n)) {
       if (n == 0) throw InputError(path.string() + ": binary STL with 0 triangles");
-      return read_stl_binary(path, bytes);
+      return read_stl_binary(path, file, n);
     }
   }
-  if (bytes.rfind("solid", 0) == 0) return read_stl_ascii(path);
+  if (got >= 5 && std::string(header, 5) == "solid") return read_stl_ascii(path);
   throw InputError(path.string() +
                    ": expected an ASCII STL starting with 'solid' or a binary STL of " +
-                   "84 + 50 n bytes, found " + str(static_cast<long>(bytes.size())) + " bytes");
+                   "84 + 50 n bytes, found " + std::to_string(size) + " bytes");
 }
 
 SurfaceMesh read_surface(const std::filesystem::path& path) {

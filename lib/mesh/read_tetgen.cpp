@@ -1,5 +1,8 @@
 #include "mesh/read_tetgen.hpp"
 
+#include <climits>
+#include <cmath>
+
 #include "core/error.hpp"
 #include "mesh/orient.hpp"
 #include "mesh/text_reader.hpp"
@@ -29,11 +32,16 @@ long read_nodes(const std::filesystem::path& path, TetMesh& mesh) {
   if (dim != 3) in.fail("expected dimension 3, found " + str(dim));
   if (n_attr < 0 || n_marker < 0 || n_marker > 1)
     in.fail("expected attribute count >= 0 and boundary marker flag 0 or 1");
-  mesh.vertices.resize(n, 3);
+  // A point line holds index, x, y, z, the attributes and the marker; the attribute count is
+  // checked against the file before it is added to, and the rows are what the file can hold
+  // (a larger count fails where the file ends; point i is read only if the file held i + 1).
+  in.require_fits(n_attr, "attributes per point");
+  const long per_point = 4 + n_attr + n_marker;
+  mesh.vertices.resize(in.entries_that_fit(n, per_point), 3);
   long first = 0;
   for (long i = 0; i < n; ++i) {
     auto t = in.line("point " + str(i + 1) + " of " + str(n));
-    expect_count(in, t, static_cast<std::size_t>(4 + n_attr + n_marker),
+    expect_count(in, t, static_cast<std::size_t>(per_point),
                  "index, x, y, z" + std::string(n_attr ? ", attributes" : "") +
                      (n_marker ? ", boundary marker" : ""));
     const long id = in.to_long(t[0], "point index");
@@ -58,12 +66,15 @@ void read_elements(const std::filesystem::path& path, long first, TetMesh& mesh)
   if (corners != 4)
     in.fail("expected 4 nodes per tetrahedron (linear tets), found " + str(corners));
   if (n_attr < 0) in.fail("expected a non-negative attribute count, found " + str(n_attr));
-  mesh.tets.resize(n, 4);
-  if (n_attr > 0) mesh.regions.resize(n);
+  in.require_fits(n_attr, "attributes per tetrahedron");
+  const long per_tet = 5 + n_attr;                    // index, 4 vertices, attributes
+  const long rows = in.entries_that_fit(n, per_tet);  // as for the points
+  mesh.tets.resize(rows, 4);
+  if (n_attr > 0) mesh.regions.resize(rows);
   const long nv = mesh.vertices.rows();
   for (long i = 0; i < n; ++i) {
     auto t = in.line("tetrahedron " + str(i + first) + " of " + str(n));
-    expect_count(in, t, static_cast<std::size_t>(5 + n_attr),
+    expect_count(in, t, static_cast<std::size_t>(per_tet),
                  n_attr ? "index, 4 vertices, attributes" : "index and 4 vertices");
     const long id = in.to_long(t[0], "tetrahedron index");
     if (id != first + i)
@@ -77,9 +88,13 @@ void read_elements(const std::filesystem::path& path, long first, TetMesh& mesh)
       mesh.tets(i, c) = static_cast<int>(v - first);
     }
     if (n_attr > 0) {
+      // Range first: converting a double outside int's range is undefined behaviour.
       const double a = in.to_double(t[5], "region attribute");
+      if (!(a >= INT_MIN && a <= INT_MAX) || a != std::floor(a)) {
+        in.fail("expected an integer region attribute from " + str(INT_MIN) + " to " +
+                str(INT_MAX) + ", found " + t[5]);
+      }
       mesh.regions[i] = static_cast<int>(a);
-      if (a != mesh.regions[i]) in.fail("expected an integer region attribute, found " + t[5]);
     }
   }
 }

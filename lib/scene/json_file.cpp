@@ -1,6 +1,9 @@
 #include "scene/json_file.hpp"
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -81,6 +84,17 @@ class DuplicateKeyFinder {
     }
     return true;
   }
+  /// JSON pointer of the value being parsed (the last key or array index seen at each level).
+  std::string current_pointer() const {
+    nlohmann::json::json_pointer p;
+    for (const Frame& f : m_frames) {
+      if (f.array)
+        p /= f.count;
+      else
+        p /= f.key;
+    }
+    return p.to_string();
+  }
   /// (pointer of the object, key) pairs.
   const std::vector<std::pair<std::string, std::string>>& duplicates() const {
     return m_duplicates;
@@ -108,19 +122,73 @@ class DuplicateKeyFinder {
   std::vector<std::pair<std::string, std::string>> m_duplicates;
 };
 
+bool is_number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+/// Offset of the first number token (outside strings) that is not finite as a double.
+std::optional<std::size_t> find_overflowing_number(const std::string& text) {
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i;
+      while (end < text.size() && is_number_char(text[end])) ++end;
+      if (!std::isfinite(std::strtod(text.substr(i, end - i).c_str(), nullptr))) return i;
+      i = end - 1;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string at(const std::string& source, const std::string& text, std::size_t offset) {
+  const TextPosition p = text_position(text, offset);
+  return source + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
 }  // namespace
 
-nlohmann::json read_json_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw InputError(file.string() + ": file not found");
-  if (std::filesystem::is_directory(file, ec))
-    throw InputError(file.string() + ": is a folder, expected a JSON file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(file.string() + ": read error");
-  const std::string text = buffer.str();
+std::optional<JsonTextProblem> find_json_text_problem(const std::string& text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\0')
+      return JsonTextProblem{i, "unexpected NUL byte (JSON text has none; is this a binary file?)"};
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        return JsonTextProblem{i, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                      " levels (arrays and objects inside each other); a scene "
+                                      "needs about 6"};
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
+  if (const auto problem = find_json_text_problem(text))
+    throw InputError(at(source, text, problem->offset) + ": " + problem->message);
 
   DuplicateKeyFinder finder;
   nlohmann::json result;
@@ -133,15 +201,28 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
     // e.byte is the 1-based index of the last character read, i.e. the offending one.
     const std::size_t offending = e.byte > 0 ? e.byte - 1 : 0;
     const TextPosition p = text_position(text, offending);
-    throw InputError(file.string() + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
-                     ": JSON syntax error: " + parse_error_detail(e.what()) +
-                     line_with_caret(text, p));
+    throw InputError(at(source, text, offending) + ": JSON syntax error: " +
+                     parse_error_detail(e.what()) + line_with_caret(text, p));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // 406, a number beyond a double (1e400). The exception has no position; the parser callback
+    // has seen the key or index of the value, and the first such number in the text is the one.
+    const std::string what = e.what();
+    const std::size_t quote = what.find('\'');
+    const std::string token =
+        quote == std::string::npos ? what : what.substr(quote + 1, what.rfind('\'') - quote - 1);
+    const auto offset = find_overflowing_number(text);
+    const std::string pointer = finder.current_pointer();
+    throw InputError((offset ? at(source, text, *offset) : source) + ": " +
+                     (pointer.empty() ? std::string("(root)") : pointer) +
+                     ": number out of the range of a double: " + token);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": JSON error: " + e.what());
   }
   if (!finder.duplicates().empty()) {
     std::string message;
     for (const auto& [object, key] : finder.duplicates())
       message.append(message.empty() ? "" : "\n")
-          .append(file.string())
+          .append(source)
           .append(": ")
           .append(object.empty() ? std::string("(root)") : object)
           .append(": duplicate key '")
@@ -150,6 +231,38 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
     throw InputError(message);
   }
   return result;
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw InputError(file.string() + ": file not found");
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(file.string() + ": is a folder, expected a JSON file");
+  // A pipe is welcome (`simrun run <(generate_scene)`): its read is bounded below like a file's.
+  // Devices (/dev/zero) and sockets are not scene files.
+  const bool pipe = std::filesystem::is_fifo(file, ec);
+  if (!pipe && !std::filesystem::is_regular_file(file, ec))
+    throw InputError(file.string() + ": not a regular file or pipe (a device or socket?), " +
+                     "expected a JSON file");
+  const std::uintmax_t size = pipe ? 0 : std::filesystem::file_size(file, ec);
+  const auto too_big = [&](std::uintmax_t bytes) {
+    return InputError(file.string() + ": " + std::to_string(bytes) +
+                      " bytes, more than the limit of " + std::to_string(kMaxSceneFileBytes) +
+                      " bytes for a JSON scene file");
+  };
+  if (ec) throw InputError(file.string() + ": cannot read the file size");
+  if (size > kMaxSceneFileBytes) throw too_big(size);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string() + ": cannot open for reading");
+  // Bounded even if the file grows after its size was taken (or reports none, as /proc does).
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxSceneFileBytes) throw too_big(text.size());
+  }
+  if (in.bad()) throw InputError(file.string() + ": read error");
+  return parse_json_text(text, file.string());
 }
 
 }  // namespace simrun

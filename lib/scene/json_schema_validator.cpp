@@ -78,9 +78,45 @@ std::vector<std::string> type_list(const json& schema) {
   return t.get<std::vector<std::string>>();
 }
 
+/// Appends compact JSON for `value` to `out` (as json::dump() would write it) until `out` is
+/// longer than `limit`; returns false once it is. Each level of nesting adds at least one
+/// character, so the recursion is at most `limit` deep whatever the depth of `value`, and a huge
+/// value costs only the characters shown.
+bool dump_prefix(const json& value, std::size_t limit, std::string& out) {
+  if (out.size() > limit) return false;
+  if (value.is_array()) {
+    out += '[';
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it != value.begin()) out += ',';
+      if (!dump_prefix(*it, limit, out)) return false;
+    }
+    out += ']';
+  } else if (value.is_object()) {
+    out += '{';
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it != value.begin()) out += ',';
+      out += json(it.key()).dump(-1, ' ', false, json::error_handler_t::replace);
+      out += ':';
+      if (!dump_prefix(it.value(), limit, out)) return false;
+    }
+    out += '}';
+  } else {
+    // Scalars are not nested; replace (not throw on) bytes that are not UTF-8.
+    out += value.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  return out.size() <= limit;
+}
+
+/// Compact JSON of `value`, cut to its first 45 characters and "..." when longer than 48.
+std::string short_dump(const json& value) {
+  std::string s;
+  if (!dump_prefix(value, 48, s) || s.size() > 48) s = s.substr(0, 45) + "...";
+  return s;
+}
+
 /// A value as it reads in a message: strings quoted, everything else as compact JSON.
 std::string literal(const json& value) {
-  std::string s = value.is_string() ? value.get<std::string>() : value.dump();
+  std::string s = value.is_string() ? value.get<std::string>() : short_dump(value);
   if (s.size() > 48) s = s.substr(0, 45) + "...";
   if (!value.is_string()) return s;
   // Appending instead of "'" + s + "'" sidesteps a GCC 12 -Wrestrict false positive.
@@ -180,9 +216,7 @@ std::string append_pointer(const std::string& pointer, const std::string& token)
 
 std::string describe_json_value(const json& value) {
   if (value.is_null()) return "null";
-  std::string s = value.dump();
-  if (s.size() > 48) s = s.substr(0, 45) + "...";
-  return type_name(value) + " " + s;
+  return type_name(value) + " " + short_dump(value);
 }
 
 JsonSchemaValidator::JsonSchemaValidator(json schema) : m_schema(std::move(schema)) {
@@ -294,10 +328,11 @@ void JsonSchemaValidator::check(const json& schema_in, json& value, const std::s
     const size_t n = value.size();
     if (schema.contains("minItems") && n < schema["minItems"].get<size_t>())
       out.push_back({pointer, "expected at least " + schema["minItems"].dump() +
-                                  " item(s), found " + std::to_string(n) + ": " + value.dump()});
+                                  " item(s), found " + std::to_string(n) + ": " +
+                                  short_dump(value)});
     if (schema.contains("maxItems") && n > schema["maxItems"].get<size_t>())
       out.push_back({pointer, "expected at most " + schema["maxItems"].dump() + " item(s), found " +
-                                  std::to_string(n) + ": " + value.dump()});
+                                  std::to_string(n) + ": " + short_dump(value)});
     if (schema.value("uniqueItems", false)) {
       for (size_t i = 1; i < n; ++i)
         for (size_t j = 0; j < i; ++j)

@@ -62,6 +62,14 @@ json read_chain(const fs::path& file, std::vector<fs::path>& chain) {
     const fs::path base_file = (folder / it->get<std::string>()).lexically_normal();
     if (!fs::exists(base_file, ec))
       throw InputError(absolute.string() + ": /extends: file not found: " + base_file.string());
+    if (!fs::is_regular_file(base_file, ec) && !fs::is_fifo(base_file, ec))
+      throw InputError(absolute.string() + ": /extends: " + base_file.string() +
+                       " is not a regular file or pipe (a folder or device?), expected a scene " +
+                       "file");
+    // Bounded recursion; real scenes extend one or two others.
+    if (chain.size() >= kMaxExtendsChain)
+      throw InputError(absolute.string() + ": /extends: more than " +
+                       std::to_string(kMaxExtendsChain) + " scene files extend each other");
     scene.erase(it);
     scene = merge_json(read_chain(base_file, chain), scene);
   }
