@@ -27,8 +27,8 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
   exit 2
 fi
 
-# Debian's clang with its libFuzzer runtime (libclang-rt-14-dev); scripts/setup.sh does not
-# install them, as only fuzzing needs them.
+# Debian's clang with its libFuzzer runtime (libclang-rt-14-dev), which scripts/setup.sh installs;
+# scripts/test.sh (and so CI) ends with `fuzz.sh all 5`.
 cxx=$(command -v clang++ || command -v clang++-14 || true)
 probe='extern "C" int LLVMFuzzerTestOneInput(const char*, long) { return 0; }'
 if [ -z "$cxx" ] ||

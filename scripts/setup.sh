@@ -9,6 +9,7 @@ packages=(
   build-essential cmake pkg-config git clang-format
   libeigen3-dev libsuitesparse-dev libspectra-dev nlohmann-json3-dev libtet1.5-dev
   libopenblas0-pthread zlib1g-dev python3-meshio
+  clang libclang-rt-14-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-numpy python3-matplotlib
 )

@@ -9,3 +9,8 @@ build=${SIMRUN_BUILD_DIR:-$root/build}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" "$@"
+# The input readers' libFuzzer targets, briefly: the seeds and regression inputs replayed, then
+# 5 s of fuzzing each (docs/fuzzing.md has the long runs). SIMRUN_SKIP_FUZZ=1 skips it.
+if [ "${SIMRUN_SKIP_FUZZ:-0}" != 1 ] && [ $# -eq 0 ]; then
+  "$root/scripts/fuzz.sh" all 5
+fi
