@@ -234,7 +234,8 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
     scene_json["time"].erase("end");
   }
   const fs::path scene_file = out / "checkpoint" / "scene.json";
-  write_file_atomically(scene_file, scene_json.dump(2) + "\n");
+  write_file_atomically(
+      scene_file, scene_json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   const SceneConfig scene = parse_scene(scene_file);
   const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;

@@ -7,7 +7,9 @@
 namespace simrun::app {
 
 void write_run_record(const std::filesystem::path& out_dir, const nlohmann::json& record) {
-  write_file_atomically(out_dir / "run.json", record.dump(2) + "\n");
+  write_file_atomically(
+      out_dir / "run.json",
+      record.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 nlohmann::json base_run_record(const nlohmann::json& normalized_scene,

@@ -87,6 +87,12 @@ SceneConfig parse_scene(const fs::path& file, const std::vector<std::string>& ov
 
 namespace {
 
+/// A scalar's JSON text; bytes that are not UTF-8 (a path in a folder named in another encoding)
+/// become U+FFFD instead of an exception.
+std::string dump_text(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 /// Like json::dump(2), but an array of scalars stays on one line ([0, -9.81, 0]).
 void write_indented(const json& value, int indent, std::string& out) {
   const std::string pad(static_cast<std::size_t>(indent + 2), ' ');
@@ -94,7 +100,7 @@ void write_indented(const json& value, int indent, std::string& out) {
     out += "{\n";
     std::size_t i = 0;
     for (const auto& [key, member] : value.items()) {
-      out += pad + json(key).dump() + ": ";
+      out += pad + dump_text(json(key)) + ": ";
       write_indented(member, indent + 2, out);
       out += ++i < value.size() ? ",\n" : "\n";
     }
@@ -104,7 +110,7 @@ void write_indented(const json& value, int indent, std::string& out) {
         std::none_of(value.begin(), value.end(), [](const json& v) { return v.is_structured(); });
     if (flat) {
       out += "[";
-      for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + value[i].dump();
+      for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + dump_text(value[i]);
       out += "]";
       return;
     }
@@ -116,7 +122,7 @@ void write_indented(const json& value, int indent, std::string& out) {
     }
     out += std::string(static_cast<std::size_t>(indent), ' ') + "]";
   } else {
-    out += value.dump();
+    out += dump_text(value);
   }
 }
 

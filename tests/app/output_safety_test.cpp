@@ -218,3 +218,19 @@ TEST(Memory, AScenePastTheMachinesMemoryIsRefusedWithTheEstimate) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Validate, AFolderNameThatIsNotUtf8IsNoInternalError) {
+  TempDir tmp;
+  const fs::path folder = tmp / "scenes_\xff";  // Latin-1 byte, not UTF-8
+  const fs::path file = folder / "tiny.json";
+  fs::create_directories(folder);
+  std::ofstream(file) << cli::tiny_scene().dump();
+  const Result r = cli::run({"validate", file.string()});
+  EXPECT_EQ(r.code, 0) << r.describe();  // was exit 3: nlohmann type_error 316 printing the path
+  const Result run = cli::run({"run", file.string(), "-o", (folder / "out").string(), "--quiet"});
+  EXPECT_EQ(run.code, 0) << run.describe();
+}
+
+}  // namespace
