@@ -44,21 +44,11 @@ Status Bdf2::attempt(Model& model, State& state, double h, StepStats& stats) {
 }
 
 IntegratorHistory Bdf2::history() const {
-  IntegratorHistory h;
-  if (!m_has_history) return h;
-  h.put("previous", State{m_prev_q, m_prev_v, 0.0});
-  h.numbers["prev_h"] = m_prev_h;
-  h.put("last", m_last);
-  return h;
+  return two_step_history(m_has_history, m_prev_q, m_prev_v, m_prev_h, m_last);
 }
 
 void Bdf2::restore_history(const IntegratorHistory& h) {
-  State previous;
-  const auto prev_h = h.numbers.find("prev_h");
-  m_has_history = prev_h != h.numbers.end() && h.get("previous", previous) && h.get("last", m_last);
-  if (!m_has_history) return;
-  m_prev_q = previous.q;
-  m_prev_v = previous.v;
-  m_prev_h = prev_h->second;
+  m_has_history = restore_two_step_history(h, m_prev_q, m_prev_v, m_prev_h, m_last);
 }
+
 }  // namespace simrun

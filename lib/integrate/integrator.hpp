@@ -52,6 +52,31 @@ struct IntegratorHistory {
   }
 };
 
+/// A two-step method's history (BDF2, SBDF2ERE): u_{n-1}, the step h_{n-1} that led from it,
+/// and u_n as the method produced it. Empty when `valid` is false.
+inline IntegratorHistory two_step_history(bool valid, const VecX& prev_q, const VecX& prev_v,
+                                          double prev_h, const State& last) {
+  IntegratorHistory h;
+  if (!valid) return h;
+  h.put("previous", State{prev_q, prev_v, 0.0});
+  h.numbers["prev_h"] = prev_h;
+  h.put("last", last);
+  return h;
+}
+
+/// Reads what two_step_history() wrote; false (outputs untouched or partly set, to be ignored)
+/// when the history lacks any of it.
+inline bool restore_two_step_history(const IntegratorHistory& h, VecX& prev_q, VecX& prev_v,
+                                     double& prev_h, State& last) {
+  State previous;
+  const auto step = h.numbers.find("prev_h");
+  if (step == h.numbers.end() || !h.get("previous", previous) || !h.get("last", last)) return false;
+  prev_q = previous.q;
+  prev_v = previous.v;
+  prev_h = step->second;
+  return true;
+}
+
 struct IntegratorSettings {
   /// Implicit stages; newton.projection also decides whether the stiffness in "current"
   /// Rayleigh damping is projected (always, unless projection is kNever).

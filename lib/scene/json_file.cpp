@@ -126,21 +126,35 @@ bool is_number_char(char c) {
   return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
+/// Follows a JSON text character by character to tell string contents from structure.
+class JsonStringTracker {
+ public:
+  /// Consumes `c`; true when it lies outside every string (and is not a string's quote).
+  bool outside(char c) {
+    if (m_in_string) {
+      if (m_escaped)
+        m_escaped = false;
+      else if (c == '\\')
+        m_escaped = true;
+      else if (c == '"')
+        m_in_string = false;
+      return false;
+    }
+    if (c == '"') m_in_string = true;
+    return !m_in_string;
+  }
+
+ private:
+  bool m_in_string = false, m_escaped = false;
+};
+
 /// Offset of the first number token (outside strings) that is not finite as a double.
 std::optional<std::size_t> find_overflowing_number(const std::string& text) {
-  bool in_string = false, escaped = false;
+  JsonStringTracker strings;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
+    if (!strings.outside(c)) continue;
+    if (c == '-' || (c >= '0' && c <= '9')) {
       std::size_t end = i;
       while (end < text.size() && is_number_char(text[end])) ++end;
       if (!std::isfinite(std::strtod(text.substr(i, end - i).c_str(), nullptr))) return i;
@@ -159,21 +173,13 @@ std::string at(const std::string& source, const std::string& text, std::size_t o
 
 std::optional<JsonTextProblem> find_json_text_problem(const std::string& text) {
   int depth = 0;
-  bool in_string = false, escaped = false;
+  JsonStringTracker strings;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\0')
       return JsonTextProblem{i, "unexpected NUL byte (JSON text has none; is this a binary file?)"};
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+    if (!strings.outside(c)) continue;
+    if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth) {
         return JsonTextProblem{i, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                                       " levels (arrays and objects inside each other); a scene "

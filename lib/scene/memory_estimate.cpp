@@ -9,11 +9,10 @@
 
 namespace simrun {
 
-MemoryEstimate estimate_run_memory(double vertices, double tets, bool factorizes) {
+MemoryEstimate estimate_run_memory(double vertices, bool factorizes) {
   MemoryEstimate e;
   // Tets and vertices come in a fixed ratio (~5-6 tets per vertex) for volume meshes; the
   // per-vertex constant covers both. Spring graphs (no tets) are far lighter: counted alike.
-  (void)tets;
   e.model_bytes = 30e6 + 2e3 * vertices;
   if (factorizes) {
     const double dofs = 3.0 * vertices;
@@ -45,7 +44,7 @@ std::string format_bytes(double bytes) {
 void require_memory(const std::string& where, double vertices, double tets, bool factorizes) {
   const double available = available_memory_bytes();
   if (available <= 0.0) return;
-  const MemoryEstimate e = estimate_run_memory(vertices, tets, factorizes);
+  const MemoryEstimate e = estimate_run_memory(vertices, factorizes);
   if (e.total() <= available) return;
   throw InputError(
       where + ": the run needs about " + format_bytes(e.total()) + " (" +

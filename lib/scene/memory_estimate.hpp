@@ -20,7 +20,7 @@ struct MemoryEstimate {
   double total() const { return model_bytes + factor_bytes; }
 };
 
-MemoryEstimate estimate_run_memory(double vertices, double tets, bool factorizes);
+MemoryEstimate estimate_run_memory(double vertices, bool factorizes);
 
 /// Bytes the run may use: SIMRUN_MEMORY_LIMIT (bytes; for tests and shared machines) when set,
 /// else MemAvailable from /proc/meminfo; 0 when unknown (then nothing is refused).
