@@ -4,7 +4,7 @@
 /// input, exit 1) instead of dying in std::bad_alloc halfway through.
 ///
 /// The model, fitted to peak resident memory of backward-Euler runs of box bars (3.3k, 23k and
-/// 76k vertices: 55 MB, 486 MB, 2.18 GB measured; 67 MB, 493 MB, 2.18 GB estimated):
+/// 76k vertices; benchmarks/memory_estimate.sh prints measured and estimated MB side by side):
 ///   base 30 MB + 2 kB per vertex (elements, state, sparse stiffness with its pattern, frames)
 ///   + 9.6 bytes per Cholesky factor nonzero, nnz(L) ~ 15 n^(4/3) for n = 3 x vertices DOFs
 /// (nested dissection's fill on 3D meshes grows as n^(4/3)). Runs without a factorization
