@@ -1,5 +1,6 @@
 #include "model/model.hpp"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 
 #include "core/parallel.hpp"
@@ -170,6 +171,37 @@ double Model::kinetic_energy(const VecX& v) const {
   }
   twice += full.dot(m_point_mass.cwiseProduct(full));
   return 0.5 * twice;
+}
+
+Momentum Model::momentum(const VecX& q, const VecX& v) const {
+  const VecX x = full_positions(q);
+  const VecX u = full_velocities(v);
+  Momentum out;
+  const auto add_point = [&](int i, double mass) {
+    const Vec3 p = mass * u.segment<3>(3 * i);
+    out.linear += p;
+    out.angular += x.segment<3>(3 * i).cross(p);
+  };
+  const int vertices = num_vertices();
+  if (m_lumped) {
+    // m_lumped_full holds the same mass on a vertex's three DOFs (tets and point masses).
+    for (int i = 0; i < vertices; ++i) add_point(i, m_lumped_full[3 * i]);
+    return out;
+  }
+  for (int i = 0; i < vertices; ++i) add_point(i, m_point_mass[3 * i]);
+  for (int e = 0; e < m_elements.size(); ++e) {
+    Vec3 x_sum = Vec3::Zero(), v_sum = Vec3::Zero(), cross_sum = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) {
+      const int i = m_elements.tets(e, a);
+      x_sum += x.segment<3>(3 * i);
+      v_sum += u.segment<3>(3 * i);
+      cross_sum += x.segment<3>(3 * i).cross(u.segment<3>(3 * i));
+    }
+    const double scale = m_density[e] * m_elements.volume[e] / 20.0;
+    out.linear += scale * 5.0 * v_sum;  // each vertex: rho V / 20 (v_a + sum_b v_b), summed
+    out.angular += scale * (cross_sum + x_sum.cross(v_sum));
+  }
+  return out;
 }
 
 double Model::constrained_kinetic_energy() const {

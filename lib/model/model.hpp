@@ -26,6 +26,12 @@ struct RayleighDamping {
   bool stiffness_at_rest = true;
 };
 
+/// A system's linear and angular momentum (Model::momentum).
+struct Momentum {
+  Vec3 linear = Vec3::Zero();   ///< [kg m/s]
+  Vec3 angular = Vec3::Zero();  ///< about the origin [kg m^2/s]
+};
+
 class Model {
  public:
   /// rest: n x 3 rest positions; elements: the tets (for mass and the matrix pattern);
@@ -146,6 +152,12 @@ class Model {
   /// Kinetic energy of the prescribed motion of the constrained DOFs, with their lumped masses
   /// (consistent-mass couplings between free and constrained DOFs are left out).
   double constrained_kinetic_energy() const;
+  /// Linear momentum P = sum_i p_i and angular momentum about the origin L = sum_i x_i x p_i,
+  /// with p = M v over all DOFs (free and prescribed velocities, every mass coupling) and x the
+  /// full positions: for a consistent mass, per tet p_a = rho V / 20 (v_a + sum_b v_b), so
+  /// L_e = rho V / 20 (sum_a x_a x v_a + (sum_a x_a) x (sum_b v_b)) (fem/mass.hpp); P equals
+  /// the lumped-mass momentum since M's rows sum to the lumped masses.
+  Momentum momentum(const VecX& q, const VecX& v) const;
   /// (name, value) for kinetic (free + constrained_kinetic_energy) and every potential term,
   /// in energy.csv column order.
   std::vector<std::pair<std::string, double>> energies(const VecX& q, const VecX& v) const;

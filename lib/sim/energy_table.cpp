@@ -6,16 +6,20 @@ namespace simrun {
 
 namespace {
 
+/// The interface contract's momentum columns, after total.
+constexpr const char* kMomentumColumns[] = {"px", "py", "pz", "lx", "ly", "lz"};
+
 /// Energies summed by name in first-seen order.
 std::vector<std::pair<std::string, double>> grouped(const Model& model, const VecX& q,
                                                     const VecX& v) {
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& [name, value] : model.energies(q, v)) {
+  for (const auto& entry : model.energies(q, v)) {
+    const std::string& name = entry.first;
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });
     if (it == out.end()) {
-      out.emplace_back(name, value);
+      out.push_back(entry);
     } else {
-      it->second += value;
+      it->second += entry.second;
     }
   }
   return out;
@@ -28,6 +32,7 @@ EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, 
   std::vector<std::string> columns = {"step", "t"};
   for (const auto& entry : grouped(model, q, v)) columns.push_back(entry.first);
   columns.push_back("total");
+  for (const char* name : kMomentumColumns) columns.emplace_back(name);
   m_csv = std::make_unique<CsvWriter>(
       resume_step >= 0 ? CsvWriter::resumed(path, columns, resume_step) : CsvWriter(path, columns));
 }
@@ -38,6 +43,7 @@ EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v)
     row.values.push_back(entry.second);
     row.total += entry.second;
   }
+  row.momentum = model.momentum(q, v);
   return row;
 }
 
@@ -45,6 +51,8 @@ void EnergyTable::write(int step, double t, const EnergyRow& energies) {
   std::vector<double> row = {static_cast<double>(step), t};
   row.insert(row.end(), energies.values.begin(), energies.values.end());
   row.push_back(energies.total);
+  for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.linear[k]);
+  for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.angular[k]);
   m_csv->row(row);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 /// energy.csv rows: step, t, kinetic, one column per potential term name (terms sharing a name,
-/// e.g. the elastic energies of several objects, are summed), total.
+/// e.g. the elastic energies of several objects, are summed), total, then the linear and
+/// angular momentum px, py, pz, lx, ly, lz (Model::momentum: p = M v, L about the origin).
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@ namespace simrun {
 struct EnergyRow {
   std::vector<double> values;
   double total = 0.0;
+  Momentum momentum;
 };
 
 class EnergyTable {

@@ -2,6 +2,7 @@
 // (output folder layout, overrides, path resolution), divergence handling and modes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <set>
@@ -176,6 +177,11 @@ TEST(Run, WritesTheOutputFolder) {
   // energy.csv: header, then steps 0..5 at t = step * dt, all finite.
   const Csv energy = read_csv(out / "energy.csv");
   EXPECT_TRUE(starts_with(energy.header, {"step", "t", "kinetic", "elastic", "gravity", "total"}))
+      << cli::read_file(out / "energy.csv");
+  // The interface contract's momentum columns follow the energies.
+  const std::vector<std::string> momentum = {"px", "py", "pz", "lx", "ly", "lz"};
+  ASSERT_GE(energy.header.size(), momentum.size());
+  EXPECT_TRUE(std::equal(momentum.begin(), momentum.end(), energy.header.end() - 6))
       << cli::read_file(out / "energy.csv");
   ASSERT_EQ(energy.rows.size(), 6u);
   for (std::size_t i = 0; i < energy.rows.size(); ++i) {
