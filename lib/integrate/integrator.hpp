@@ -101,6 +101,10 @@ struct IntegratorSettings {
   /// Generalized-alpha (Chung-Hulbert 1993) spectral radius at infinite step, rho_inf in [0, 1]:
   /// 1 = no dissipation (trapezoidal), 0 = asymptotic annihilation of the highest modes.
   double rho_inf = 0.5;
+  /// Variational integrators (Kharevych thesis Ch. 3, integrate/variational_alpha.hpp): the
+  /// quadrature point of variational_alpha, and the residual re-injection (Sec. 3.2.11).
+  double variational_alpha = 0.5;
+  bool reinject_residual = true;
   /// Exponential family (Chen thesis Ch. 4-6): Krylov expv settings (ERE, STR-SBDF2ERE's first
   /// stage), the spectral split's mode count s (0: SIERE is SI) and its eigendecomposition
   /// period in steps.

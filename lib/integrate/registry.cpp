@@ -19,6 +19,7 @@
 #include "integrate/symplectic_euler.hpp"
 #include "integrate/tr_bdf2.hpp"
 #include "integrate/trapezoidal.hpp"
+#include "integrate/variational_alpha.hpp"
 #include "integrate/velocity_verlet.hpp"
 
 namespace simrun {
@@ -59,6 +60,14 @@ const std::vector<RegisteredIntegrator>& registry() {
       {"sbdf2ere", factory<Sbdf2Ere>()},
       {"str_sbdf2ere", factory<StrSbdf2Ere>()},
       {"mssi", factory<MaterialStiffnessSemiImplicit>()},
+      {"variational_midpoint",
+       [](const IntegratorSettings& s) {
+         return std::make_unique<VariationalAlpha>(s, 0.5, "variational_midpoint");
+       }},
+      {"variational_alpha",
+       [](const IntegratorSettings& s) {
+         return std::make_unique<VariationalAlpha>(s, s.variational_alpha, "variational_alpha");
+       }},
   };
   return entries;
 }

@@ -150,6 +150,8 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newmark_beta = scene.integrator.newmark_beta;
   s.newmark_gamma = scene.integrator.newmark_gamma;
   s.rho_inf = scene.integrator.rho_inf;
+  s.variational_alpha = scene.integrator.alpha;
+  s.reinject_residual = scene.integrator.reinject_residual;
   s.modes = scene.integrator.modes;
   // Objects without Dirichlet conditions are free at the start: their six rigid modes
   // (lambda ~ 0) join the split's exponential part on top of the s elastic ones.

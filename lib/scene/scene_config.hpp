@@ -184,7 +184,9 @@ struct IntegratorConfig {
   bool printed_phi_argument = false;
   /// siere family: "eigen_update": "subspace".
   bool eigen_tracking = false;
-  bool mssi_literal = false;  ///< mssi_form "literal"
+  bool mssi_literal = false;      ///< mssi_form "literal"
+  double alpha = 0.5;             ///< variational_alpha: the quadrature point
+  bool reinject_residual = true;  ///< variational integrators (Kharevych Sec. 3.2.11)
 };
 
 struct SolverConfig {

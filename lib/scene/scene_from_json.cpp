@@ -236,6 +236,8 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();
+  c.integrator.alpha = integrator.at("alpha").get<double>();
+  c.integrator.reinject_residual = integrator.at("reinject_residual").get<bool>();
   c.integrator.modes = integrator.at("modes").get<int>();
   c.integrator.eigen_refresh = integrator.at("eigen_refresh").get<int>();
   c.integrator.krylov_dimension = integrator.at("krylov").at("dimension").get<int>();

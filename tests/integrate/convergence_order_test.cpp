@@ -19,6 +19,7 @@ struct OrderCase {
   /// runs through the semi-implicit complement and sets the order; -1 keeps the default.
   int modes = -1;
   bool printed_phi_argument = false;
+  double alpha = 0.5;  ///< variational_alpha's quadrature point
 };
 
 // Orders from the literature: fe, symplectic_euler, si, be: 1 (thesis digest 3.1-3.3, survey
@@ -32,7 +33,9 @@ struct OrderCase {
 // printed (survey eqs. 22 and 26c): for F = G = J u the printed step is u1 = (1 + z + z^2/6) u0
 // + O(z^3) for SBDF2ERE and (1 + z + 5 z^2/12) u0 for STR-SBDF2ERE (z = hJ), against e^z = 1 + z
 // + z^2/2 (docs/exponential_integrators.md). ERE is exact on a linear problem and is tested for
-// that below.
+// that below. The variational integrators (Kharevych thesis Eq. 3.4, digest 004 Sec. 5.1):
+// alpha = 1/2 (variational_midpoint) is symmetric, order 2; any other alpha is order 1, the
+// explicit ends alpha = 0 and 1 included.
 const OrderCase kCases[] = {
     {"fe", 1, 0.02},
     {"rk4", 4, 0.4},
@@ -56,6 +59,11 @@ const OrderCase kCases[] = {
     {"str_sbdf2ere", 2, 0.2, 2},
     {"str_sbdf2ere", 1, 0.2, 2, true},
     {"mssi", 1, 0.05},
+    {"variational_midpoint", 2, 0.1},
+    {"variational_alpha", 2, 0.1},
+    {"variational_alpha", 1, 0.05, -1, false, 0.3},
+    {"variational_alpha", 1, 0.05, -1, false, 0.0},
+    {"variational_alpha", 1, 0.05, -1, false, 1.0},
 };
 
 class ConvergenceOrder : public ::testing::TestWithParam<OrderCase> {};
@@ -75,6 +83,7 @@ void measure_orders(const OrderCase& c, const testing::Cantilever& osc) {
   settings.newton.tolerance = 1e-11;  // far below the errors measured (>= 1e-9 relative)
   if (c.modes >= 0) settings.modes = c.modes;
   settings.printed_phi_argument = c.printed_phi_argument;
+  settings.variational_alpha = c.alpha;
   double errors[3];
   const int n0 = static_cast<int>(std::ceil(T * osc.omega[2] / c.coarse_h_omega));
   for (int r = 0; r < 3; ++r) {
@@ -115,7 +124,9 @@ INSTANTIATE_TEST_SUITE_P(AllIntegrators, ConvergenceOrder, ::testing::ValuesIn(k
                            const OrderCase& c = info.param;
                            return std::string(c.name) +
                                   (c.modes >= 0 ? "_s" + std::to_string(c.modes) : "") +
-                                  (c.printed_phi_argument ? "_printed" : "");
+                                  (c.printed_phi_argument ? "_printed" : "") +
+                                  (c.alpha != 0.5 ? "_alpha" + std::to_string(int(c.alpha * 10))
+                                                  : "");
                          });
 
 // ERE, u <- u + h phi_1(h J) F(u), is the exact flow of a linear autonomous system (survey eq.

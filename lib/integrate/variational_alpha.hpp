@@ -1,0 +1,54 @@
+#pragma once
+/// Variational integrators of the one-point quadrature discrete Lagrangian (Kharevych thesis
+/// Eq. 3.4, digest 004 Sec. 5.1-5.6)
+///   L_d(q_k, q_{k+1}) = (h/2) v^T M v - h W(q_a),   v = (q_{k+1} - q_k)/h,
+///   q_a = (1 - alpha) q_k + alpha q_{k+1} = q_k + alpha h v,
+/// in position-momentum form (discrete Hamilton-Pontryagin, Eqs. 3.9-3.13): the state is
+/// (q_k, p_k), kept in State as q and v = M^-1 p_k, so energy.csv's momentum columns (M v) are
+/// the Pontryagin momentum p_k the thesis' conservation laws are about (Sec. 3.2.12). A step:
+///   M v + (1 - alpha) h (dW/dq(q_a) + D v) = p_k            (forced DEL, F^{d-})
+///   q_{k+1} = q_k + h v
+///   p_{k+1} = p_k - h (dW/dq(q_a) + D v)                     (= M v - alpha h (...), F^{d+})
+/// Rayleigh damping -D v enters by the discrete Pontryagin-d'Alembert principle (Eq. 3.13) with
+/// the quadrature's weights: F^{d-} = -(1 - alpha) h D v, F^{d+} = -alpha h D v, D frozen at
+/// q_k. For 0 < alpha < 1 the first line is the stationarity condition of the thesis' "Lilyan"
+/// (Eq. 3.17, general alpha as in the digest), minimized over x = q_a by the shared projected
+/// Newton with line search (integrate/implicit_stage.hpp): multiplied by alpha / (1 - alpha),
+///   Phi(x) = |x - (q_k + alpha h M^-1 p_k)|_M^2 / (2 alpha (1 - alpha) h^2) + W(x)
+///            + |x - q_k|_D^2 / (2 alpha h),
+/// i.e. a stage with tau = sqrt(alpha (1 - alpha)) h and sigma = alpha h. alpha = 1/2 is the
+/// variational midpoint rule (second order, symmetric; for linear elasticity the energy
+/// 1/2 p^T M^-1 p + W(q) is conserved exactly); other alpha are first order. alpha = 1 and
+/// alpha = 0 are explicit (the two symplectic Euler methods); at alpha = 0 the damping impulse
+/// is taken at v_k = M^-1 p_k instead of v (keeping the step explicit).
+///
+/// The momentum update uses the force at the solution, p_{k+1} = p_k - h (...), which is the
+/// thesis' residual re-injection (Sec. 3.2.11: the Lilyan's residual r at the returned v is
+/// carried into p_{k+1} = M v - alpha h (...) - r): internal forces sum to zero, so linear
+/// momentum is kept to round-off however loose the Newton tolerance. Without re-injection
+/// ("reinject_residual": false) p_{k+1} = M v - alpha h (...), which drifts with the residual.
+#include "integrate/acceleration.hpp"
+#include "integrate/implicit_stage.hpp"
+
+namespace simrun {
+
+class VariationalAlpha final : public ImplicitIntegrator {
+ public:
+  /// `name` is the registered name ("variational_midpoint" fixes alpha = 1/2).
+  VariationalAlpha(const IntegratorSettings& settings, double alpha, std::string_view name);
+  std::string_view name() const override { return m_name; }
+
+ protected:
+  Status attempt(Model& model, State& state, double h, StepStats& stats) override;
+
+ private:
+  /// The Lilyan minimization for 0 < alpha < 1: q_a into x.
+  Status solve_implicit(Model& model, const State& state, double h, VecX& x, StepStats& stats);
+
+  double m_alpha;
+  std::string m_name;
+  AccelerationSolver m_mass;  ///< M^-1 p, and D at q_k for the explicit alphas
+  ImplicitStageSolver m_stage_solver;
+};
+
+}  // namespace simrun
