@@ -105,6 +105,9 @@ struct IntegratorSettings {
   /// quadrature point of variational_alpha, and the residual re-injection (Sec. 3.2.11).
   double variational_alpha = 0.5;
   bool reinject_residual = true;
+  /// Kharevych step-size independent visco-elastic damping (model/viscous_damping.hpp): k_D [s]
+  /// (0: none), applied by the variational integrators as the explicit impulse F_dampExp.
+  double viscous_k_d = 0.0;
   /// Exponential family (Chen thesis Ch. 4-6): Krylov expv settings (ERE, STR-SBDF2ERE's first
   /// stage), the spectral split's mode count s (0: SIERE is SI) and its eigendecomposition
   /// period in steps.

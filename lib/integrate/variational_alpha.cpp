@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "model/viscous_damping.hpp"
+
 namespace simrun {
 
 VariationalAlpha::VariationalAlpha(const IntegratorSettings& settings, double alpha,
@@ -59,6 +61,14 @@ Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats
   // p_{k+1} = p_k - impulse (re-injected), or M v - alpha impulse (Eq. 3.11 with F^{d+}).
   VecX p_next = m_settings.reinject_residual ? VecX(model.apply_mass(state.v) - impulse)
                                              : VecX(model.apply_mass(v) - m_alpha * impulse);
+  if (m_settings.viscous_k_d > 0.0) {
+    // F^{d+} of this interval = F_dampExp(q_k, q_{k+1}) (thesis Sec. 3.2.9, digest 004 Sec. 5.4:
+    // the impulse as defined, not multiplied by h), applied at q_{k+1}.
+    VecX impulse_full = VecX::Zero(model.dofs().num_full());
+    add_viscous_impulse(model, m_settings.viscous_k_d, model.full_positions(state.q),
+                        model.full_positions(state.q + h * v), impulse_full);
+    p_next += model.restrict_vector(impulse_full);
+  }
   VecX v_next;
   if (const Status s = m_mass.solve_mass(model, p_next, v_next, stats); s != Status::kSuccess)
     return s;

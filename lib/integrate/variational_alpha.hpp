@@ -27,6 +27,10 @@
 /// carried into p_{k+1} = M v - alpha h (...) - r): internal forces sum to zero, so linear
 /// momentum is kept to round-off however loose the Newton tolerance. Without re-injection
 /// ("reinject_residual": false) p_{k+1} = M v - alpha h (...), which drifts with the residual.
+///
+/// With settings.viscous_k_d > 0 the Kharevych visco-elastic damping impulse
+/// F_dampExp(q_k, q_{k+1}) = -k_D grad W_d(q_k, q_{k+1}) (model/viscous_damping.hpp) is this
+/// interval's F^{d+}, added to p_{k+1}: torque-free about q_{k+1}, so momentum is kept.
 #include "integrate/acceleration.hpp"
 #include "integrate/implicit_stage.hpp"
 

@@ -33,6 +33,7 @@ class ElasticEnergy final : public EnergyTerm {
 
   const TetElements& elements() const { return m_elements; }
   const ElementMaterials& parameters() const { return m_parameters; }
+  const Material& material() const { return *m_material; }
 
  private:
   TetElements m_elements;

@@ -113,6 +113,10 @@ class Model {
   /// True when every term is quadratic: K is constant.
   bool is_quadratic() const;
 
+  /// The potential terms, for computations over their data (viscous damping reads the elastic
+  /// terms' elements and materials).
+  const std::vector<std::unique_ptr<EnergyTerm>>& terms() const { return m_terms; }
+
   const SpMat& mass() const { return m_mass; }
   /// Row-sum lumped masses of the free DOFs (for residual norms).
   const VecX& lumped_mass() const { return m_lumped_free; }

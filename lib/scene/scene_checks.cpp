@@ -78,8 +78,35 @@ void check_motion(const json& motion, const std::string& pointer,
 
 }  // namespace
 
+/// The Kharevych viscous damping: variational integrators and nonlinear materials only.
+void check_viscous_damping(const json& scene, std::vector<SchemaViolation>& out) {
+  const json& viscous = scene.at("damping").at("viscous");
+  const std::string integrator = scene.at("integrator").at("type").get<std::string>();
+  if (integrator != "variational_midpoint" && integrator != "variational_alpha")
+    out.push_back({"/damping/viscous",
+                   "step-size independent damping is applied by the variational integrators "
+                   "(variational_midpoint, variational_alpha), found integrator '" +
+                       integrator + "'; other integrators take Rayleigh damping"});
+  if (viscous.at("form").get<std::string>() == "implicit")
+    out.push_back({"/damping/viscous/form",
+                   "'implicit' (the thesis' integrable approximation F_dampImpApprox) is not "
+                   "implemented yet; use 'explicit'"});
+  const json& objects = scene.at("objects");
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string model = objects[i].at("material").at("model").get<std::string>();
+    if (model == "linear" || model == "corotated" || model == "mass_spring")
+      out.push_back({"/objects/" + std::to_string(i) + "/material/model",
+                     "step-size independent damping (/damping/viscous) measures each step's "
+                     "deformation with a nonlinear material's energy (Kharevych Sec. 2.3); a '" +
+                         model +
+                         "' material takes Rayleigh damping instead: set /damping/stiffness "
+                         "(beta [s])"});
+  }
+}
+
 std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   std::vector<SchemaViolation> out;
+  if (scene.at("damping").contains("viscous")) check_viscous_damping(scene, out);
   require_not_both(scene.at("output"), "every", "interval", "/output", out);
   if (scene.contains("wind")) {
     const json& wind = scene["wind"];

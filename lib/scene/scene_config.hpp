@@ -156,6 +156,7 @@ struct DampingConfig {
   double stiffness = 0.0;  ///< beta [s]
   enum class StiffnessAt { kRest, kCurrent };
   StiffnessAt stiffness_at = StiffnessAt::kRest;
+  double viscous_k_d = 0.0;  ///< Kharevych step-size independent damping k_D [s] (0: none)
 };
 
 struct NewtonConfig {

@@ -310,4 +310,25 @@ TEST(BadInput, ValidateRejectsWhatRunRejectsInTheScene) {
   EXPECT_TRUE(r.out.empty()) << "no normalized scene for a bad scene:\n" << r.out;
 }
 
+// Issue 8's bad input for the Kharevych viscous damping: a non-positive k_D, an integrator or a
+// material it does not apply to, and the implicit form that is not there yet, each named.
+TEST(BadInput, ViscousDampingNamesWhatDoesNotFit) {
+  TempDir tmp;
+  json scene = cli::tiny_scene();
+  scene["objects"][0]["material"]["model"] = "neohookean";
+  scene["integrator"]["type"] = "variational_midpoint";
+  scene["damping"]["viscous"] = {{"k_d", 0.01}};
+  const auto good = tmp.write("viscous.json", scene.dump());
+  const Result ok = cli::run({"validate", good.string()});
+  EXPECT_EQ(ok.code, 0) << ok.describe();
+  expect_bad_input(tmp, good, {"viscous.json", "/damping/viscous/k_d"},
+                   {"--set", "/damping/viscous/k_d=0"});
+  expect_bad_input(tmp, good, {"/damping/viscous", "variational", "'si'"},
+                   {"--set", "/integrator/type=si"});
+  expect_bad_input(tmp, good, {"/objects/0/material/model", "'linear'", "/damping/stiffness"},
+                   {"--set", "/objects/0/material/model=linear"});
+  expect_bad_input(tmp, good, {"/damping/viscous/form", "not implemented"},
+                   {"--set", "/damping/viscous/form=implicit"});
+}
+
 }  // namespace

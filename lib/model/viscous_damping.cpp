@@ -1,0 +1,72 @@
+#include "model/viscous_damping.hpp"
+
+#include <Eigen/LU>
+
+#include "model/elastic_energy.hpp"
+
+namespace simrun {
+
+namespace {
+
+/// Ds = [x1 - x0, x2 - x0, x3 - x0] of element e at full positions x.
+Mat3 edge_matrix(const TetElements& el, int e, const VecX& x) {
+  const auto t = el.tets.row(e);
+  const Vec3 x0 = x.segment<3>(3 * t[0]);
+  Mat3 Ds;
+  for (int c = 0; c < 3; ++c) Ds.col(c) = x.segment<3>(3 * t[c + 1]) - x0;
+  return Ds;
+}
+
+/// Calls f(term, e, F_{a->b}, V_e(a), G) for every element of every elastic term whose volume
+/// in a is positive, G being the 4x3 shape-function gradients with respect to a; returns the
+/// number of elements skipped.
+template <class F>
+int for_each_step_element(const Model& model, const VecX& a, const VecX& b, const F& f) {
+  int skipped = 0;
+  for (const auto& term : model.terms()) {
+    const auto* elastic = dynamic_cast<const ElasticEnergy*>(term.get());
+    if (!elastic) continue;
+    const TetElements& el = elastic->elements();
+    for (int e = 0; e < el.size(); ++e) {
+      const Mat3 Ds_a = edge_matrix(el, e, a);
+      const double volume = Ds_a.determinant() / 6.0;
+      if (!(volume > 0.0)) {
+        ++skipped;
+        continue;
+      }
+      const Mat3 inverse = Ds_a.inverse();
+      TetGradients G;
+      G.bottomRows<3>() = inverse;  // row i of Ds(a)^-1 is grad N_{i+1} (fem/tet_elements.hpp)
+      G.row(0) = -inverse.colwise().sum();
+      f(*elastic, e, edge_matrix(el, e, b) * inverse, volume, G);
+    }
+  }
+  return skipped;
+}
+
+}  // namespace
+
+int add_viscous_impulse(const Model& model, double k_d, const VecX& a, const VecX& b,
+                        VecX& impulse) {
+  return for_each_step_element(
+      model, a, b,
+      [&](const ElasticEnergy& term, int e, const Mat3& F, double volume, const TetGradients& G) {
+        // grad_b of V psi(F) at node n is V P(F) grad N_n (as ElasticEnergy::add_gradient).
+        const Mat3 P = term.material().first_piola(F, term.parameters()[e]);
+        const Eigen::Matrix<double, 3, 4> g = volume * P * G.transpose();
+        const auto t = term.elements().tets.row(e);
+        for (int n = 0; n < 4; ++n) impulse.segment<3>(3 * t[n]) -= k_d * g.col(n);
+      });
+}
+
+double viscous_potential(const Model& model, const VecX& a, const VecX& b) {
+  double total = 0.0;
+  for_each_step_element(
+      model, a, b,
+      [&](const ElasticEnergy& term, int e, const Mat3& F, double volume, const TetGradients&) {
+        total += volume * term.material().energy_density(F, term.parameters()[e]);
+      });
+  return total;
+}
+
+}  // namespace simrun
