@@ -2,6 +2,7 @@
 /// Per-element precompute for P1 tetrahedra: rest volume and shape-function gradients.
 /// With G the 4x3 matrix whose row a is grad N_a (rest configuration), the deformation gradient
 /// is F = sum_a x_a grad N_a^T, i.e. F = Ds Dm^{-1} with Ds = [x1-x0, x2-x0, x3-x0].
+#include <Eigen/LU>
 #include <vector>
 
 #include "core/types.hpp"
@@ -33,6 +34,23 @@ inline Mat3 deformation_gradient(const TetElements& el, int e, const VecX& q) {
   Ds.col(1) = q.segment<3>(3 * t[2]) - x0;
   Ds.col(2) = q.segment<3>(3 * t[3]) - x0;
   return Ds * el.dm_inverse[e];
+}
+
+/// Volume and shape-function gradients of element e with the full positions `reference` as its
+/// undeformed state (instead of the rest state): F = Ds(x) Ds(reference)^-1 = sum_a x_a G_a^T.
+/// False (outputs unset) when the element is inverted or degenerate there.
+inline bool reference_geometry(const TetElements& el, int e, const VecX& reference, double& volume,
+                               TetGradients& G) {
+  const auto t = el.tets.row(e);
+  const Vec3 x0 = reference.segment<3>(3 * t[0]);
+  Mat3 Ds;
+  for (int c = 0; c < 3; ++c) Ds.col(c) = reference.segment<3>(3 * t[c + 1]) - x0;
+  volume = Ds.determinant() / 6.0;
+  if (!(volume > 0.0)) return false;
+  const Mat3 inverse = Ds.inverse();
+  G.bottomRows<3>() = inverse;  // row i of Ds^-1 is grad N_{i+1}
+  G.row(0) = -inverse.colwise().sum();
+  return true;
 }
 
 }  // namespace simrun

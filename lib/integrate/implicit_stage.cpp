@@ -24,6 +24,7 @@ class StagePotential final : public NewtonObjective {
       const VecX dc = x - m_stage.damping_anchor;
       phi += 0.5 / m_stage.damping_tau * dc.dot(m_D * dc);
     }
+    if (m_stage.extra) phi += m_stage.extra->value(x);
     return phi;
   }
 
@@ -31,10 +32,12 @@ class StagePotential final : public NewtonObjective {
     m_model.potential_gradient(x, g);
     g += m_model.apply_mass(x - m_stage.predicted) / (m_stage.tau * m_stage.tau);
     if (m_damped) g += m_D * (x - m_stage.damping_anchor) / m_stage.damping_tau;
+    if (m_stage.extra) m_stage.extra->add_gradient(x, g);
   }
 
   void hessian(const VecX& x, SpMat& H, bool project) override {
     m_model.stiffness(x, H, project);
+    if (m_stage.extra) m_stage.extra->add_hessian(x, H, project);
     add_inertia_and_damping(H);
   }
 
@@ -63,6 +66,7 @@ class StagePotential final : public NewtonObjective {
       magnitude += 0.5 * std::abs(dc.dot(damping_force)) +
                    damping_force.cwiseAbs().dot(x.cwiseAbs() + m_stage.damping_anchor.cwiseAbs());
     }
+    if (m_stage.extra) magnitude += std::abs(m_stage.extra->value(x));
     return magnitude;
   }
 

@@ -11,11 +11,23 @@
 
 namespace simrun {
 
+/// An extra potential of a stage's unknown x, added to Phi: the variational integrators'
+/// implicit visco-elastic damping (integrate/variational_alpha.hpp). Its Hessian goes into the
+/// model's shared pattern (the H that Model::stiffness fills).
+class StageTerm {
+ public:
+  virtual ~StageTerm() = default;
+  virtual double value(const VecX& x) const = 0;
+  virtual void add_gradient(const VecX& x, VecX& g) const = 0;
+  virtual void add_hessian(const VecX& x, SpMat& H, bool project_psd) const = 0;
+};
+
 struct ImplicitStage {
-  VecX predicted;            ///< p [m]
-  double tau = 0.0;          ///< effective step of the inertia term [s]
-  VecX damping_anchor;       ///< c: the damping force is -D (x - c) / sigma
-  double damping_tau = 0.0;  ///< sigma [s]
+  VecX predicted;                    ///< p [m]
+  double tau = 0.0;                  ///< effective step of the inertia term [s]
+  VecX damping_anchor;               ///< c: the damping force is -D (x - c) / sigma
+  double damping_tau = 0.0;          ///< sigma [s]
+  const StageTerm* extra = nullptr;  ///< added to Phi when set
 };
 
 /// The recipe's stage for q = a_q + tau v, M (v - a_v) = tau (f - D v).

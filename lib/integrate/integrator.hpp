@@ -108,6 +108,8 @@ struct IntegratorSettings {
   /// Kharevych step-size independent visco-elastic damping (model/viscous_damping.hpp): k_D [s]
   /// (0: none), applied by the variational integrators as the explicit impulse F_dampExp.
   double viscous_k_d = 0.0;
+  /// The thesis' integrable implicit form F_dampImpApprox (inside the Lilyan) instead.
+  bool viscous_implicit = false;
   /// Exponential family (Chen thesis Ch. 4-6): Krylov expv settings (ERE, STR-SBDF2ERE's first
   /// stage), the spectral split's mode count s (0: SIERE is SI) and its eigendecomposition
   /// period in steps.

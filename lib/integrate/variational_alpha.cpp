@@ -1,10 +1,40 @@
 #include "integrate/variational_alpha.hpp"
 
 #include <cmath>
+#include <memory>
 
 #include "model/viscous_damping.hpp"
 
 namespace simrun {
+
+namespace {
+
+/// c W_d(q_k, q_k + (x - q_k) / alpha) over the stage's unknown x = q_a (variational_alpha.hpp).
+class ImplicitViscousDamping final : public StageTerm {
+ public:
+  ImplicitViscousDamping(const Model& model, const VecX& q, double alpha, double c)
+      : m_model(model), m_q(q), m_a(model.full_positions(q)), m_alpha(alpha), m_c(c) {}
+  double value(const VecX& x) const override {
+    return m_c * viscous_potential(m_model, m_a, end(x));
+  }
+  void add_gradient(const VecX& x, VecX& g) const override {
+    VecX impulse = VecX::Zero(m_a.size());  // -grad_b W_d
+    add_viscous_impulse(m_model, 1.0, m_a, end(x), impulse);
+    g -= (m_c / m_alpha) * m_model.restrict_vector(impulse);
+  }
+  void add_hessian(const VecX& x, SpMat& H, bool project_psd) const override {
+    add_viscous_hessian(m_model, m_a, end(x), m_c / (m_alpha * m_alpha), H, project_psd);
+  }
+
+ private:
+  /// Full positions of q_{k+1} = q_k + (x - q_k) / alpha.
+  VecX end(const VecX& x) const { return m_model.full_positions(m_q + (x - m_q) / m_alpha); }
+  const Model& m_model;
+  VecX m_q, m_a;
+  double m_alpha, m_c;
+};
+
+}  // namespace
 
 VariationalAlpha::VariationalAlpha(const IntegratorSettings& settings, double alpha,
                                    std::string_view name)
@@ -23,9 +53,23 @@ Status VariationalAlpha::solve_implicit(Model& model, const State& state, double
   stage.tau = std::sqrt(m_alpha * (1.0 - m_alpha)) * h;
   stage.damping_anchor = state.q;
   stage.damping_tau = m_alpha * h;
+  std::unique_ptr<ImplicitViscousDamping> damping;
+  if (m_settings.viscous_k_d > 0.0 && m_settings.viscous_implicit) {
+    const double c = m_alpha / (1.0 - m_alpha) * m_settings.viscous_k_d / h;
+    damping = std::make_unique<ImplicitViscousDamping>(model, state.q, m_alpha, c);
+    stage.extra = damping.get();
+  }
   m_stage_solver.begin_step(model, state.q);
   x = stage.predicted;  // the explicit guess v = M^-1 p_k
   return m_stage_solver.solve(model, stage, x, stats);
+}
+
+VecX VariationalAlpha::viscous_impulse(const Model& model, const VecX& q,
+                                       const VecX& q_next) const {
+  VecX impulse_full = VecX::Zero(model.dofs().num_full());
+  add_viscous_impulse(model, m_settings.viscous_k_d, model.full_positions(q),
+                      model.full_positions(q_next), impulse_full);
+  return model.restrict_vector(impulse_full);
 }
 
 Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats& stats) {
@@ -58,16 +102,20 @@ Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats
     if (damped) impulse += m_mass.damping(model, state.q) * v;
     impulse *= h;
   }
-  // p_{k+1} = p_k - impulse (re-injected), or M v - alpha impulse (Eq. 3.11 with F^{d+}).
-  VecX p_next = m_settings.reinject_residual ? VecX(model.apply_mass(state.v) - impulse)
-                                             : VecX(model.apply_mass(v) - m_alpha * impulse);
-  if (m_settings.viscous_k_d > 0.0) {
+  // p_{k+1} = p_k + F^{d-} - impulse (re-injected), or M v - alpha impulse (Eq. 3.11).
+  const bool viscous = m_settings.viscous_k_d > 0.0;
+  const bool implicit_viscous = viscous && m_settings.viscous_implicit;
+  VecX p_next;
+  if (m_settings.reinject_residual) {
+    p_next = model.apply_mass(state.v) - impulse;
+    if (implicit_viscous) p_next += viscous_impulse(model, state.q, state.q + h * v);
+  } else {
+    p_next = model.apply_mass(v) - m_alpha * impulse;
+  }
+  if (viscous && !implicit_viscous) {
     // F^{d+} of this interval = F_dampExp(q_k, q_{k+1}) (thesis Sec. 3.2.9, digest 004 Sec. 5.4:
     // the impulse as defined, not multiplied by h), applied at q_{k+1}.
-    VecX impulse_full = VecX::Zero(model.dofs().num_full());
-    add_viscous_impulse(model, m_settings.viscous_k_d, model.full_positions(state.q),
-                        model.full_positions(state.q + h * v), impulse_full);
-    p_next += model.restrict_vector(impulse_full);
+    p_next += viscous_impulse(model, state.q, state.q + h * v);
   }
   VecX v_next;
   if (const Status s = m_mass.solve_mass(model, p_next, v_next, stats); s != Status::kSuccess)

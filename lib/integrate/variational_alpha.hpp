@@ -31,6 +31,12 @@
 /// With settings.viscous_k_d > 0 the Kharevych visco-elastic damping impulse
 /// F_dampExp(q_k, q_{k+1}) = -k_D grad W_d(q_k, q_{k+1}) (model/viscous_damping.hpp) is this
 /// interval's F^{d+}, added to p_{k+1}: torque-free about q_{k+1}, so momentum is kept.
+/// With settings.viscous_implicit (0 < alpha < 1) it is instead the thesis' integrable
+/// F_dampImpApprox(q_k, v) = -k_D grad_b W_d(q_k, q_k + h v) as F^{d-}, inside the first line,
+/// i.e. (k_D / h) W_d(q_k, q_k + h v) added to the Lilyan (digest 004 Sec. 5.6): in x = q_a,
+/// c W_d(q_k, q_k + (x - q_k) / alpha) with c = alpha / (1 - alpha) k_D / h. It sums to zero
+/// (linear momentum kept) but is torque-free about q_{k+1}, not q_k: angular momentum is not
+/// exactly kept (the thesis: its oscillations stay bounded).
 #include "integrate/acceleration.hpp"
 #include "integrate/implicit_stage.hpp"
 
@@ -48,6 +54,8 @@ class VariationalAlpha final : public ImplicitIntegrator {
  private:
   /// The Lilyan minimization for 0 < alpha < 1: q_a into x.
   Status solve_implicit(Model& model, const State& state, double h, VecX& x, StepStats& stats);
+  /// F^{d+} or F^{d-} of the visco-elastic damping for the step from q to q + h v (free DOFs).
+  VecX viscous_impulse(const Model& model, const VecX& q, const VecX& q_next) const;
 
   double m_alpha;
   std::string m_name;

@@ -34,6 +34,12 @@ class ElasticEnergy final : public EnergyTerm {
   const TetElements& elements() const { return m_elements; }
   const ElementMaterials& parameters() const { return m_parameters; }
   const Material& material() const { return *m_material; }
+  /// scale * the Hessian of Kharevych's W(F(reference, x)) = sum_e V_e(reference)
+  /// psi(Ds(x) Ds(reference)^-1) with respect to x, added into the bound pattern (elements
+  /// inverted in `reference` are skipped; fem/tet_elements.hpp reference_geometry). Used by the
+  /// implicit step-size independent damping (model/viscous_damping.hpp).
+  void add_hessian_from(const VecX& reference, const VecX& x, double scale, double* values,
+                        bool project_psd) const;
 
  private:
   TetElements m_elements;

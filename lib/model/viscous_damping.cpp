@@ -1,21 +1,10 @@
 #include "model/viscous_damping.hpp"
 
-#include <Eigen/LU>
-
 #include "model/elastic_energy.hpp"
 
 namespace simrun {
 
 namespace {
-
-/// Ds = [x1 - x0, x2 - x0, x3 - x0] of element e at full positions x.
-Mat3 edge_matrix(const TetElements& el, int e, const VecX& x) {
-  const auto t = el.tets.row(e);
-  const Vec3 x0 = x.segment<3>(3 * t[0]);
-  Mat3 Ds;
-  for (int c = 0; c < 3; ++c) Ds.col(c) = x.segment<3>(3 * t[c + 1]) - x0;
-  return Ds;
-}
 
 /// Calls f(term, e, F_{a->b}, V_e(a), G) for every element of every elastic term whose volume
 /// in a is positive, G being the 4x3 shape-function gradients with respect to a; returns the
@@ -28,17 +17,16 @@ int for_each_step_element(const Model& model, const VecX& a, const VecX& b, cons
     if (!elastic) continue;
     const TetElements& el = elastic->elements();
     for (int e = 0; e < el.size(); ++e) {
-      const Mat3 Ds_a = edge_matrix(el, e, a);
-      const double volume = Ds_a.determinant() / 6.0;
-      if (!(volume > 0.0)) {
+      double volume;
+      TetGradients G;
+      if (!reference_geometry(el, e, a, volume, G)) {
         ++skipped;
         continue;
       }
-      const Mat3 inverse = Ds_a.inverse();
-      TetGradients G;
-      G.bottomRows<3>() = inverse;  // row i of Ds(a)^-1 is grad N_{i+1} (fem/tet_elements.hpp)
-      G.row(0) = -inverse.colwise().sum();
-      f(*elastic, e, edge_matrix(el, e, b) * inverse, volume, G);
+      const auto t = el.tets.row(e);
+      Mat3 Ds;
+      for (int c = 0; c < 3; ++c) Ds.col(c) = b.segment<3>(3 * t[c + 1]) - b.segment<3>(3 * t[0]);
+      f(*elastic, e, Mat3(Ds * G.bottomRows<3>()), volume, G);
     }
   }
   return skipped;
@@ -67,6 +55,13 @@ double viscous_potential(const Model& model, const VecX& a, const VecX& b) {
         total += volume * term.material().energy_density(F, term.parameters()[e]);
       });
   return total;
+}
+
+void add_viscous_hessian(const Model& model, const VecX& a, const VecX& b, double scale, SpMat& H,
+                         bool project_psd) {
+  for (const auto& term : model.terms())
+    if (const auto* elastic = dynamic_cast<const ElasticEnergy*>(term.get()))
+      elastic->add_hessian_from(a, b, scale, H.valuePtr(), project_psd);
 }
 
 }  // namespace simrun

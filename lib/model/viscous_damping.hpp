@@ -20,7 +20,13 @@ namespace simrun {
 int add_viscous_impulse(const Model& model, double k_d, const VecX& a, const VecX& b,
                         VecX& impulse);
 
-/// W_d(a, b) summed over the model's elastic terms (for tests and diagnostics).
+/// W_d(a, b) summed over the model's elastic terms.
 double viscous_potential(const Model& model, const VecX& a, const VecX& b);
+
+/// H += scale * d2 W_d(a, b) / db2 over the free DOFs, into the model's shared pattern (H must
+/// hold it: Model::stiffness fills H with that pattern), element Hessians PSD-projected when
+/// asked.
+void add_viscous_hessian(const Model& model, const VecX& a, const VecX& b, double scale, SpMat& H,
+                         bool project_psd);
 
 }  // namespace simrun

@@ -153,6 +153,7 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.variational_alpha = scene.integrator.alpha;
   s.reinject_residual = scene.integrator.reinject_residual;
   s.viscous_k_d = scene.damping.viscous_k_d;
+  s.viscous_implicit = scene.damping.viscous_implicit;
   s.modes = scene.integrator.modes;
   // Objects without Dirichlet conditions are free at the start: their six rigid modes
   // (lambda ~ 0) join the split's exponential part on top of the s elastic ones.

@@ -156,7 +156,8 @@ struct DampingConfig {
   double stiffness = 0.0;  ///< beta [s]
   enum class StiffnessAt { kRest, kCurrent };
   StiffnessAt stiffness_at = StiffnessAt::kRest;
-  double viscous_k_d = 0.0;  ///< Kharevych step-size independent damping k_D [s] (0: none)
+  double viscous_k_d = 0.0;       ///< Kharevych step-size independent damping k_D [s] (0: none)
+  bool viscous_implicit = false;  ///< its "form": "implicit"
 };
 
 struct NewtonConfig {

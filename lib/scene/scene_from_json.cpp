@@ -221,8 +221,10 @@ SceneConfig scene_from_json(const json& j) {
   c.damping.stiffness_at = damping.at("stiffness_at").get<std::string>() == "current"
                                ? DampingConfig::StiffnessAt::kCurrent
                                : DampingConfig::StiffnessAt::kRest;
-  if (damping.contains("viscous"))
+  if (damping.contains("viscous")) {
     c.damping.viscous_k_d = damping["viscous"].at("k_d").get<double>();
+    c.damping.viscous_implicit = damping["viscous"].at("form").get<std::string>() == "implicit";
+  }
   const json& integrator = j.at("integrator");
   c.integrator.type = integrator.at("type").get<std::string>();
   c.integrator.predictor = integrator.at("predictor").get<std::string>();

@@ -311,7 +311,7 @@ TEST(BadInput, ValidateRejectsWhatRunRejectsInTheScene) {
 }
 
 // Issue 8's bad input for the Kharevych viscous damping: a non-positive k_D, an integrator or a
-// material it does not apply to, and the implicit form that is not there yet, each named.
+// material it does not apply to, and the implicit form with an explicit alpha, each named.
 TEST(BadInput, ViscousDampingNamesWhatDoesNotFit) {
   TempDir tmp;
   json scene = cli::tiny_scene();
@@ -327,8 +327,12 @@ TEST(BadInput, ViscousDampingNamesWhatDoesNotFit) {
                    {"--set", "/integrator/type=si"});
   expect_bad_input(tmp, good, {"/objects/0/material/model", "'linear'", "/damping/stiffness"},
                    {"--set", "/objects/0/material/model=linear"});
-  expect_bad_input(tmp, good, {"/damping/viscous/form", "not implemented"},
-                   {"--set", "/damping/viscous/form=implicit"});
+  expect_bad_input(tmp, good, {"/damping/viscous/form", "alpha = 1"},
+                   {"--set", "/damping/viscous/form=implicit", "--set",
+                    "/integrator/type=variational_alpha", "--set", "/integrator/alpha=1"});
+  const Result implicit =
+      cli::run({"validate", good.string(), "--set", "/damping/viscous/form=implicit"});
+  EXPECT_EQ(implicit.code, 0) << implicit.describe();
 }
 
 }  // namespace
