@@ -3,7 +3,10 @@
 #include <cmath>
 #include <memory>
 
+#include "core/parallel.hpp"
+#include "core/pattern_algebra.hpp"
 #include "model/viscous_damping.hpp"
+#include "solve/solver_meter.hpp"
 
 namespace simrun {
 
@@ -42,7 +45,48 @@ VariationalAlpha::VariationalAlpha(const IntegratorSettings& settings, double al
       m_alpha(alpha),
       m_name(name),
       m_mass(settings.linear_solver),
-      m_stage_solver(settings) {}
+      m_stage_solver(settings),
+      m_linear_solver(settings.linear_solver()) {}
+
+Status VariationalAlpha::linear_step(Model& model, State& state, double h, StepStats& stats) {
+  const SolverMeter meter(*m_linear_solver, stats);
+  const double a = m_alpha, b = 1.0 - m_alpha;
+  if (h != m_linear_h || model.pattern_version() != m_linear_pattern) {
+    // A = M + (1 - alpha) h D + alpha (1 - alpha) h^2 K, factorized once.
+    SpMat K, D;
+    model.stiffness(state.q, K, /*project_psd=*/false);
+    SpMat A = K;
+    Eigen::Map<VecX>(A.valuePtr(), A.nonZeros()) *= a * b * h * h;
+    add_scaled(A, 1.0, model.mass());
+    if (model.has_damping()) {
+      model.damping_matrix(K, D);
+      add_scaled(A, b * h, D);
+    }
+    m_linear_h = 0.0;
+    if (const Status s = m_linear_solver->factorize(A); s != Status::kSuccess) return s;
+    m_K.assign(K, thread_count());
+    m_linear_h = h;
+    m_linear_pattern = model.pattern_version();
+    m_linear_potential = -1;
+  }
+  if (model.potential_version() != m_linear_potential) {
+    model.potential_gradient(state.q, m_g_ref);
+    m_q_ref = state.q;
+    m_linear_potential = model.potential_version();
+  }
+  // g(q_k) = g_ref + K (q_k - q_ref); rhs = M v_k - (1 - alpha) h g(q_k).
+  VecX g;
+  m_K.multiply(state.q - m_q_ref, g);
+  g += m_g_ref;
+  const VecX rhs = model.apply_mass(state.v) - b * h * g;
+  VecX v;
+  m_linear_solver->solve(rhs, v);
+  if (!v.allFinite()) return Status::kNumericalIssue;
+  state.q += h * v;
+  state.v = (v - a * state.v) / b;
+  state.t += h;
+  return Status::kSuccess;
+}
 
 Status VariationalAlpha::solve_implicit(Model& model, const State& state, double h, VecX& x,
                                         StepStats& stats) {
@@ -73,6 +117,10 @@ VecX VariationalAlpha::viscous_impulse(const Model& model, const VecX& q,
 }
 
 Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats& stats) {
+  model.refresh_pattern();
+  if (m_alpha > 0.0 && m_alpha < 1.0 && m_settings.viscous_k_d == 0.0 && model.is_quadratic() &&
+      model.damping_is_constant())
+    return linear_step(model, state, h, stats);
   const bool damped = model.has_damping();
   VecX v;        // the interval's velocity v_{k+1} = (q_{k+1} - q_k) / h
   VecX q_a;      // the quadrature point

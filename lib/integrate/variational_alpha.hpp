@@ -31,12 +31,20 @@
 /// With settings.viscous_k_d > 0 the Kharevych visco-elastic damping impulse
 /// F_dampExp(q_k, q_{k+1}) = -k_D grad W_d(q_k, q_{k+1}) (model/viscous_damping.hpp) is this
 /// interval's F^{d+}, added to p_{k+1}: torque-free about q_{k+1}, so momentum is kept.
+///
+/// Linear elasticity (every term quadratic, constant damping, no viscous damping; thesis
+/// Sec. 3.4.2, digest 004 Sec. 5.3 item 5): with g(q) = g_ref + K (q - q_ref) the first line is
+/// linear, [M + (1 - alpha) h D + alpha (1 - alpha) h^2 K] v = M v_k - (1 - alpha) h g(q_k),
+/// factorized once (M + h^2/4 K for the midpoint), two products with K and one back-solve per
+/// step; then p_{k+1} = (M v - alpha p_k) / (1 - alpha), i.e. v_{k+1} = (v - alpha v_k) /
+/// (1 - alpha) with no mass solve.
 /// With settings.viscous_implicit (0 < alpha < 1) it is instead the thesis' integrable
 /// F_dampImpApprox(q_k, v) = -k_D grad_b W_d(q_k, q_k + h v) as F^{d-}, inside the first line,
 /// i.e. (k_D / h) W_d(q_k, q_k + h v) added to the Lilyan (digest 004 Sec. 5.6): in x = q_a,
 /// c W_d(q_k, q_k + (x - q_k) / alpha) with c = alpha / (1 - alpha) k_D / h. It sums to zero
 /// (linear momentum kept) but is torque-free about q_{k+1}, not q_k: angular momentum is not
 /// exactly kept (the thesis: its oscillations stay bounded).
+#include "core/symmetric_product.hpp"
 #include "integrate/acceleration.hpp"
 #include "integrate/implicit_stage.hpp"
 
@@ -56,11 +64,20 @@ class VariationalAlpha final : public ImplicitIntegrator {
   Status solve_implicit(Model& model, const State& state, double h, VecX& x, StepStats& stats);
   /// F^{d+} or F^{d-} of the visco-elastic damping for the step from q to q + h v (free DOFs).
   VecX viscous_impulse(const Model& model, const VecX& q, const VecX& q_next) const;
+  /// The linear-elasticity step (0 < alpha < 1, quadratic model, constant damping).
+  Status linear_step(Model& model, State& state, double h, StepStats& stats);
 
   double m_alpha;
   std::string m_name;
   AccelerationSolver m_mass;  ///< M^-1 p, and D at q_k for the explicit alphas
   ImplicitStageSolver m_stage_solver;
+  // The linear path's prefactored matrix and K, kept while h, the pattern and the potential
+  // (prescribed positions, loads) are unchanged: g(q) = g_ref + K (q - q_ref).
+  std::unique_ptr<LinearSolver> m_linear_solver;
+  SymmetricOperator m_K;
+  double m_linear_h = 0.0;
+  long m_linear_pattern = -1, m_linear_potential = -1;
+  VecX m_q_ref, m_g_ref;
 };
 
 }  // namespace simrun
