@@ -115,6 +115,12 @@ if exact and reuse and fa and solve:
                  r, "<= 1.15", None if r is None else r <= 1.15))
     r = exact[0] / floor if floor else None
     rows.append(("  the same with exact Newton", r, "(info)", None))
+# Issue 8 (benchmarks/variational_bench.cpp), each timed interleaved with its reference.
+r = counters_of("BM_VariationalMidpointLinearStep").get("step_per_solve")
+rows.append(("variational midpoint step, linear / one back-solve", r, "<= 2",
+             None if r is None else r <= 2))
+r = counters_of("BM_VerletStepRod160").get("step_per_gradient")
+rows.append(("Verlet step, 160-tet rod / one gradient", r, "<= 2", None if r is None else r <= 2))
 h2 = t("BM_ElasticHessian/threads:2")
 r = h1[0] / h2 if h1 and h2 else None
 rows.append(("Hessian speedup, 2 threads / 1 thread", r, "(info)", None))

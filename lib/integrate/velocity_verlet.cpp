@@ -7,9 +7,17 @@ namespace simrun {
 
 Status VelocityVerlet::step(Model& model, State& state, double h, StepStats& stats) {
   VecX a;
-  if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a, stats);
-      s != Status::kSuccess)
+  if (m_last_potential == model.potential_version() && m_last_q.size() == state.q.size() &&
+      m_last_q == state.q) {
+    // The last step's final gradient (first same as last): a = M^-1 (-g - D v).
+    VecX f = -m_last_g;
+    if (model.has_damping()) f -= m_acceleration.damping(model, state.q) * state.v;
+    if (const Status s = m_acceleration.solve_mass(model, f, a, stats); s != Status::kSuccess)
+      return s;
+  } else if (const Status s = m_acceleration.evaluate(model, state.q, state.v, a, stats);
+             s != Status::kSuccess) {
     return s;
+  }
   const VecX v_half = state.v + 0.5 * h * a;
   const VecX q1 = state.q + h * v_half;
   VecX g;
@@ -38,6 +46,9 @@ Status VelocityVerlet::step(Model& model, State& state, double h, StepStats& sta
     m_kick_solver->solve(rhs, v1);
   }
   if (!v1.allFinite()) return Status::kNumericalIssue;
+  m_last_q = q1;
+  m_last_g = std::move(g);
+  m_last_potential = model.potential_version();
   state.q = q1;
   state.v = v1;
   state.t += h;

@@ -5,7 +5,8 @@
 ///   (M + (h/2) D) v_{n+1} = M v_{1/2} - (h/2) dU/dq(q_{n+1})
 /// The last kick treats the (linear) damping force at v_{n+1} implicitly so that the method stays
 /// second order with damping; without damping it is the explicit, symplectic, second-order
-/// Verlet method, stable for h < 2 / w_max.
+/// Verlet method, stable for h < 2 / w_max. The gradient at q_{n+1} is kept for the next
+/// step's first kick (one gradient evaluation per step) while the potential is unchanged.
 #include "integrate/acceleration.hpp"
 #include "integrate/integrator.hpp"
 
@@ -23,6 +24,9 @@ class VelocityVerlet final : public Integrator {
   std::unique_ptr<LinearSolver> m_kick_solver;
   double m_kick_h = 0.0;
   SpMat m_kick_matrix;  ///< the factorized M + h/2 D
+  // dU/dq at m_last_q, valid while the model's potential version is m_last_potential.
+  VecX m_last_q, m_last_g;
+  long m_last_potential = -1;
 };
 
 }  // namespace simrun
