@@ -1,6 +1,7 @@
 #include "integrate/velocity_verlet.hpp"
 
 #include "core/pattern_algebra.hpp"
+#include "model/viscous_damping.hpp"
 #include "solve/solver_meter.hpp"
 
 namespace simrun {
@@ -44,6 +45,19 @@ Status VelocityVerlet::step(Model& model, State& state, double h, StepStats& sta
     }
     const VecX rhs = model.apply_mass(v_half) - 0.5 * h * g;
     m_kick_solver->solve(rhs, v1);
+  }
+  if (m_viscous_k_d > 0.0) {
+    // Kharevych's explicit visco-elastic damping F_dampExp(q_n, q_{n+1}), the interval's
+    // F^{d+} (model/viscous_damping.hpp): v_{n+1} += M^-1 impulse.
+    VecX impulse_full = VecX::Zero(model.dofs().num_full());
+    add_viscous_impulse(model, m_viscous_k_d, model.full_positions(state.q),
+                        model.full_positions(q1), impulse_full);
+    VecX dv;
+    if (const Status s =
+            m_acceleration.solve_mass(model, model.restrict_vector(impulse_full), dv, stats);
+        s != Status::kSuccess)
+      return s;
+    v1 += dv;
   }
   if (!v1.allFinite()) return Status::kNumericalIssue;
   m_last_q = q1;

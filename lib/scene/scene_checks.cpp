@@ -82,11 +82,16 @@ void check_motion(const json& motion, const std::string& pointer,
 void check_viscous_damping(const json& scene, std::vector<SchemaViolation>& out) {
   const json& viscous = scene.at("damping").at("viscous");
   const std::string integrator = scene.at("integrator").at("type").get<std::string>();
-  if (integrator != "variational_midpoint" && integrator != "variational_alpha")
+  if (integrator != "variational_midpoint" && integrator != "variational_alpha" &&
+      integrator != "verlet")
     out.push_back({"/damping/viscous",
                    "step-size independent damping is applied by the variational integrators "
-                   "(variational_midpoint, variational_alpha), found integrator '" +
+                   "(variational_midpoint, variational_alpha, verlet), found integrator '" +
                        integrator + "'; other integrators take Rayleigh damping"});
+  if (integrator == "verlet" && viscous.at("form").get<std::string>() == "implicit")
+    out.push_back({"/damping/viscous/form",
+                   "'implicit' damping is solved inside an implicit step's minimization; verlet "
+                   "is explicit: use 'explicit' or variational_midpoint"});
   const double alpha =
       integrator == "variational_alpha" ? scene.at("integrator").at("alpha").get<double>() : 0.5;
   if (viscous.at("form").get<std::string>() == "implicit" && (alpha <= 0.0 || alpha >= 1.0))

@@ -82,6 +82,13 @@ TEST(VariationalMomentum, ViscousDampingKeepsLinearAndAngularMomentum) {
     EXPECT_LT(d.linear, 1e-12) << "alpha " << alpha;
     EXPECT_LT(d.angular, 1e-12) << "alpha " << alpha;
   }
+  // Stormer-Verlet, the thesis' explicit variational integrator (Figs. 3.3-3.4), with and
+  // without the damping.
+  for (double k_d : {0.0, 2e-3}) {
+    const Drift d = momentum_drift("verlet", 0.5, true, 10000, 1e-3, k_d);
+    EXPECT_LT(d.linear, 1e-12) << "verlet k_d " << k_d;
+    EXPECT_LT(d.angular, 1e-12) << "verlet k_d " << k_d;
+  }
 }
 
 TEST(VariationalMomentum, BackwardEulerIsTheControlAndLosesAngularMomentum) {
