@@ -1,6 +1,10 @@
 #include "coarsen/eigen_ratios.hpp"
 
+#include <Eigen/LU>
+#include <Eigen/SVD>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -93,12 +97,59 @@ VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh
   return maxima;
 }
 
-VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes) {
+VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes,
+                            const Mat3& rotation) {
   const Eigen::Index s = std::min(modes.cols(), rest_modes.cols());
+  const MatX turned = rotation.isIdentity(0.0)
+                          ? MatX(rest_modes.leftCols(s))
+                          : rotate_vertex_vectors(model, rotation, rest_modes.leftCols(s));
   MatX MUr(model.num_free(), s);
-  for (Eigen::Index j = 0; j < s; ++j) MUr.col(j) = model.apply_mass(rest_modes.col(j));
+  for (Eigen::Index j = 0; j < s; ++j) MUr.col(j) = model.apply_mass(turned.col(j));
   const MatX C = (modes.leftCols(s).transpose() * MUr).cwiseAbs();
   return C.colwise().maxCoeff().transpose();
+}
+
+Mat3 best_rotation(const Model& model, const VecX& q) {
+  const VecX x = model.full_positions(q);
+  const VecX& X = model.rest_positions();
+  const DofMap& dofs = model.dofs();
+  const VecX& mass = model.lumped_mass();
+  // Free vertices (all three DOFs free) and their masses.
+  std::vector<std::pair<int, double>> vertices;
+  for (int v = 0; v < model.num_vertices(); ++v) {
+    const int i = dofs.free_index(3 * v);
+    if (i >= 0 && dofs.free_index(3 * v + 1) >= 0 && dofs.free_index(3 * v + 2) >= 0)
+      vertices.emplace_back(v, mass[i]);
+  }
+  double total = 0.0;
+  Vec3 xc = Vec3::Zero(), Xc = Vec3::Zero();
+  for (const auto& [v, m] : vertices) {
+    xc += m * x.segment<3>(3 * v);
+    Xc += m * X.segment<3>(3 * v);
+    total += m;
+  }
+  if (!(total > 0.0)) return Mat3::Identity();
+  xc /= total;
+  Xc /= total;
+  Mat3 A = Mat3::Zero();
+  for (const auto& [v, m] : vertices)
+    A += m * (x.segment<3>(3 * v) - xc) * (X.segment<3>(3 * v) - Xc).transpose();
+  const Eigen::JacobiSVD<Mat3> svd(A, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 S = Mat3::Identity();
+  S(2, 2) = (svd.matrixU() * svd.matrixV().transpose()).determinant() < 0.0 ? -1.0 : 1.0;
+  return svd.matrixU() * S * svd.matrixV().transpose();
+}
+
+MatX rotate_vertex_vectors(const Model& model, const Mat3& rotation, const MatX& vectors) {
+  MatX out = vectors;
+  const DofMap& dofs = model.dofs();
+  for (int v = 0; v < model.num_vertices(); ++v) {
+    const int i = dofs.free_index(3 * v), j = dofs.free_index(3 * v + 1),
+              k = dofs.free_index(3 * v + 2);
+    if (i < 0 || j != i + 1 || k != i + 2) continue;
+    out.middleRows(i, 3) = rotation * vectors.middleRows(i, 3);
+  }
+  return out;
 }
 
 int columns_passing(const VecX& column_maxima) {

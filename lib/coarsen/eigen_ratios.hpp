@@ -41,9 +41,24 @@ VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh
 /// ratios pair modes by index, so a match at another index means the two meshes order their
 /// modes differently and one mode's ratio is applied to another.)
 
-/// Digest 003 Sec. 8 test 1: per column of |U^T M U_rest|, the largest entry (how well current
-/// mode j follows some rest mode).
-VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes);
+/// Digest 003 Sec. 8 test 1: per column of |U^T M (Q U_rest)|, the largest entry (how well
+/// current mode j follows some rest mode). Q turns every free vertex's 3-vector by `rotation`:
+/// the rest modes in the body's current orientation (best_rotation), as a rigidly rotated body's
+/// modes are its rest modes rotated. M commutes with Q (it is a scalar per vertex pair times I_3),
+/// so Q U_rest stays M-orthonormal.
+VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes,
+                            const Mat3& rotation = Mat3::Identity());
+
+/// The rotation R that best maps the rest positions X onto the current ones x (orthogonal
+/// Procrustes, Kabsch): min over rotations of sum_v m_v |R (X_v - X_c) - (x_v - x_c)|^2 over the
+/// free vertices, m_v their lumped masses, X_c, x_c the mass centres. R is the rotation factor of
+/// the polar decomposition of A = sum_v m_v (x_v - x_c)(X_v - X_c)^T: A = U S V^T (SVD),
+/// R = U diag(1, 1, det(U V^T)) V^T.
+Mat3 best_rotation(const Model& model, const VecX& q);
+
+/// Turns each free vertex's 3-vector of the columns (free-DOF vectors) by `rotation`; a vertex
+/// with some constrained DOFs keeps its entries.
+MatX rotate_vertex_vectors(const Model& model, const Mat3& rotation, const MatX& vectors);
 
 /// The paper's rule for both tests: at least half of the column maxima exceed 1 - 0.4.
 int columns_passing(const VecX& column_maxima);

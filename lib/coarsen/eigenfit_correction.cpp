@@ -1,6 +1,7 @@
 #include "coarsen/eigenfit_correction.hpp"
 
 #include "coarsen/eigen_ratios.hpp"
+#include "core/pattern_algebra.hpp"
 
 namespace simrun {
 
@@ -12,12 +13,14 @@ void EigenFitCorrection::reset(EigenFitSettings settings) {
   m_failure.clear();
   m_have_modes = false;
   m_active = true;
+  m_rest_damping = false;
   m_eigen.forget_subspace();
   m_U.resize(0, 0);
+  m_MUr.resize(0, 0);
   ++m_version;
 }
 
-Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool constant,
+Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, bool constant,
                                   StepStats& stats) {
   const int s = static_cast<int>(m_settings.ratios.size());
   m_failure.clear();
@@ -25,6 +28,28 @@ Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool const
     stats.eigenpairs = s;
     return Status::kSuccess;
   }
+  // Rest-stiffness damping on a nonlinear model: the damping correction takes the rest modes
+  // (header). A quadratic model's K is the rest one, so its current modes serve both.
+  const RayleighDamping& damping = model.damping();
+  m_rest_damping = !constant && damping.stiffness != 0.0 && damping.stiffness_at_rest;
+  if (m_rest_damping &&
+      (m_settings.rest_modes.rows() != model.num_free() || m_settings.rest_modes.cols() != s ||
+       m_settings.rest_eigenvalues.size() != s)) {
+    SpMat K_rest;
+    model.rest_elastic_stiffness(K_rest);
+    const GeneralizedEigenResult rest = smallest_generalized_eigenpairs(K_rest, model.mass(), s);
+    stats.eigen_solves += 1;
+    stats.eigen_s += rest.seconds;
+    if (rest.status != Status::kSuccess || rest.values.size() < s) {
+      m_failure = "EigenFit: the rest eigensolve of the " + std::to_string(s) +
+                  " lowest modes (for the rest-stiffness damping) did not converge";
+      return Status::kNotConverging;
+    }
+    m_settings.rest_modes = rest.vectors;
+    m_settings.rest_eigenvalues = rest.values;
+    m_MUr.resize(0, 0);
+  }
+
   const GeneralizedEigenResult r = m_eigen.compute(K, model.mass(), s);
   stats.eigen_solves += 1;
   stats.eigen_iters += r.iterations;
@@ -43,12 +68,14 @@ Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool const
   m_have_modes = true;
   stats.eigenpairs = s;
 
-  // Tracking test on the elastic modes: does each still look like one of the rest modes?
+  // Tracking test on the elastic modes: does each still look like one of the rest modes? A free
+  // body compares them in its current orientation (the rest modes turned by its best rotation).
   const int rigid = m_settings.rigid;
   m_active = true;
   if (s > rigid && m_settings.rest_modes.rows() == m_U.rows()) {
-    const VecX maxima = tracking_column_maxima(model, m_U.rightCols(s - rigid),
-                                               m_settings.rest_modes.rightCols(s - rigid));
+    const Mat3 rotation = rigid > 0 ? best_rotation(model, q) : Mat3::Identity();
+    const VecX maxima = tracking_column_maxima(
+        model, m_U.rightCols(s - rigid), m_settings.rest_modes.rightCols(s - rigid), rotation);
     stats.eigenfit_tracked = columns_passing(maxima);
     if (!passes_mode_test(maxima)) {
       stats.eigenfit_tracking_failed = 1;
@@ -58,12 +85,34 @@ Status EigenFitCorrection::update(const Model& model, const SpMat& K, bool const
   const VecX r_minus_1 = m_active ? VecX(m_settings.ratios.array() - 1.0) : VecX::Zero(s);
   m_Y = m_MU * r_minus_1.asDiagonal();
   m_Z = m_MU * m_lambda.asDiagonal();
+  if (m_rest_damping) {
+    if (m_MUr.rows() != model.num_free()) {
+      m_MUr.resize(model.num_free(), s);
+      for (int c = 0; c < s; ++c) m_MUr.col(c) = model.apply_mass(m_settings.rest_modes.col(c));
+      m_Zr = m_MUr * m_settings.rest_eigenvalues.asDiagonal();
+    }
+    m_Yr = m_MUr * r_minus_1.asDiagonal();
+  }
   ++m_version;
   return Status::kSuccess;
 }
 
 VecX EigenFitCorrection::lift_correction(const VecX& y) const {
   return m_Y * y;  // M U (R - I) y
+}
+
+void EigenFitCorrection::system_update(double a, double b, double beta, MatX& left,
+                                       MatX& right) const {
+  if (!m_rest_damping || beta == 0.0 || b == 0.0) {
+    left = (a + b * beta) * m_Y;
+    right = m_Z;
+    return;
+  }
+  const Eigen::Index n = m_Y.rows(), s = m_Y.cols();
+  left.resize(n, 2 * s);
+  right.resize(n, 2 * s);
+  left << a * m_Y, (b * beta) * m_Yr;
+  right << m_Z, m_Zr;
 }
 
 }  // namespace simrun

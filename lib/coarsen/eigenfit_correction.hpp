@@ -8,6 +8,25 @@
 /// so K' has eigenvalues r_i lambda_i on the fitted modes and K's elsewhere. Integrators solve
 /// with K' by Sherman-Morrison-Woodbury on their factorization of the uncorrected matrix
 /// (solve/low_rank_update.hpp). For a quadratic model the modes, Y and Z are computed once.
+///
+/// The modes are those of the projected elastic stiffness (digest 003 Sec. 5, "definiteness
+/// fix"): every element's dP/dF has its negative eigenvalues clamped
+/// (Model::elastic_stiffness(q, K, true); material/material.hpp: negative eigenvalues become
+/// kPsdEpsilon = 0, the rigid zeros are kept), so an indefinite K(q) (neo-Hookean in compression)
+/// gives no negative eigenvalues to fit.
+///
+/// Stiffness-proportional damping uses the corrected stiffness (the authors' code, pitfall 20):
+/// D' = alpha M + beta K'_D, with K'_D the corrected version of the stiffness D is built from.
+///   - damping on the current stiffness (or a quadratic model, whose K is the rest one):
+///     D' = D + beta Y Z^T, the same modes as K';
+///   - rest-stiffness damping on a nonlinear model: D' = D + beta Y_r Z_r^T with the rest modes,
+///     K_e,rest U_r = M U_r Lambda_r (the elastic rest stiffness), Y_r = M U_r (R - I),
+///     Z_r = M U_r Lambda_r. Then K_e,rest + Y_r Z_r^T has eigenvalues r_i lambda_r,i on U_r and
+///     K_e,rest's elsewhere, so D' is positive semidefinite whenever D is and r_i > 0:
+///     dissipative (docs/eigenfit.md). (The current modes would give
+///     v^T D' v = v^T D v - beta sum_i (1 - r_i) lambda_i(q) (u_i^T M v)^2, negative once the
+///     material stiffens along u_i by more than 1 / (1 - r_i).) The system matrices then carry a
+///     rank-2s term, [Y, Y_r] [Z, Z_r]^T (system_update()).
 #include <string>
 
 #include "core/step_stats.hpp"
@@ -17,9 +36,11 @@
 namespace simrun {
 
 struct EigenFitSettings {
-  VecX ratios;      ///< r_i per mode, rigid ones first (1)
-  MatX rest_modes;  ///< U_{s,r}: the coarse rest modes (tracking test)
-  int rigid = 0;    ///< leading rigid modes (not part of the tracking test)
+  VecX ratios;            ///< r_i per mode, rigid ones first (1)
+  MatX rest_modes;        ///< U_{s,r}: the coarse rest modes (tracking test, rest damping)
+  VecX rest_eigenvalues;  ///< Lambda_r of rest_modes; when missing and rest-stiffness damping
+                          ///< needs them, update() computes both from the model's rest state
+  int rigid = 0;          ///< leading rigid modes (not part of the tracking test)
   bool plain_on_tracking_failure = false;
 };
 
@@ -27,11 +48,13 @@ class EigenFitCorrection {
  public:
   EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver);
 
-  /// The modes of (K, M) at this step, K the model's elastic stiffness at the step's linearization
-  /// point (assembled by the integrator). When `constant` (a quadratic model whose K does not
-  /// change) the kept modes are reused after the first call. Runs the tracking test (digest Sec. 8,
-  /// test 1) and counts it in stats. kNotConverging when the eigensolve fails.
-  Status update(const Model& model, const SpMat& K, bool constant, StepStats& stats);
+  /// The modes of (K, M) at this step, K the projected elastic stiffness at the step's
+  /// linearization point q (Model::elastic_stiffness(q, K, true), assembled by the integrator).
+  /// When `constant` (a quadratic model whose K does not change) the kept modes are reused after
+  /// the first call. Runs the tracking test (digest Sec. 8, test 1; for a free body after aligning
+  /// the rest modes with the body's best rotation, tracking_column_maxima) and counts it in
+  /// stats. kNotConverging when an eigensolve fails.
+  Status update(Model& model, const VecX& q, const SpMat& K, bool constant, StepStats& stats);
 
   /// New ratios and rest modes (constraints changed at a release): the next update()
   /// computes the modes afresh.
@@ -51,6 +74,20 @@ class EigenFitCorrection {
   /// Y = M U (R - I) and Z = M U Lambda, K' = K + Y Z^T (eq. 16). Zero columns when inactive.
   const MatX& Y() const { return m_Y; }
   const MatX& Z() const { return m_Z; }
+  /// True when D' = D + beta Y Z^T (see the header comment); false when the damping correction
+  /// takes the rest modes, D' = D + beta Y_r Z_r^T.
+  bool damping_shares_modes() const { return !m_rest_damping; }
+  /// The damping correction's factors: (Y, Z) or (Y_r, Z_r).
+  const MatX& damping_Y() const { return m_rest_damping ? m_Yr : m_Y; }
+  const MatX& damping_Z() const { return m_rest_damping ? m_Zr : m_Z; }
+  /// (D' - D) v / beta = Y_d Z_d^T v.
+  VecX damping_correction(const VecX& v) const {
+    return damping_Y() * (damping_Z().transpose() * v);
+  }
+  /// The low-rank part of a K (weight a) plus D (weight b) system matrix:
+  ///   a K' + b D' = a K + b D + left right^T,  left right^T = a Y Z^T + b beta Y_d Z_d^T
+  /// (rank s when damping shares the modes or beta = 0, else 2s).
+  void system_update(double a, double b, double beta, MatX& left, MatX& right) const;
   const VecX& eigenvalues() const { return m_lambda; }
   const MatX& modes() const { return m_U; }
   /// Increments whenever U, Y or Z change (holders of a Woodbury setup redo it).
@@ -61,9 +98,11 @@ class EigenFitCorrection {
   EigenFitSettings m_settings;
   GeneralizedEigenSolver m_eigen;
   MatX m_U, m_MU, m_Y, m_Z;
+  MatX m_MUr, m_Yr, m_Zr;  ///< M U_r and the rest-mode damping factors (m_rest_damping)
   VecX m_lambda;
   bool m_active = true;
   bool m_have_modes = false;
+  bool m_rest_damping = false;
   long m_version = 0;
   std::string m_failure;
 };

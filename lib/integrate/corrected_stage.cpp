@@ -15,11 +15,12 @@ Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepSta
   if (!(m_constant && m_assembled && m_settings.eigenfit->has_modes())) {
     model.stiffness(q_lin, m_K, /*project_psd=*/false);
     if (model.has_damping()) model.damping_matrix(m_K, m_D);
-    // The modes are the elastic stiffness' (the correction acts on the elastic force only).
-    model.elastic_stiffness(q_lin, m_K_elastic);
+    // The modes are the elastic stiffness' (the correction acts on the elastic force only),
+    // with element Hessians projected to PSD (digest 003 Sec. 5).
+    model.elastic_stiffness(q_lin, m_K_modes, /*project_psd=*/true);
     m_assembled = true;
   }
-  return m_settings.eigenfit->update(model, m_K_elastic, m_constant, stats);
+  return m_settings.eigenfit->update(model, q_lin, m_K_modes, m_constant, stats);
 }
 
 Status CorrectedStageSolver::factorize(Model& model, const ImplicitStage& stage, const VecX& x,
@@ -34,11 +35,13 @@ Status CorrectedStageSolver::factorize(Model& model, const ImplicitStage& stage,
   if (model.has_damping()) add_scaled(A, 1.0 / stage.damping_tau, m_D);
   Status status = m_solver->factorize(A);
   if (status == Status::kSuccess) {
-    const double weight =
-        1.0 + (model.has_damping() ? model.damping().stiffness / stage.damping_tau : 0.0);
-    const int s = fit.size();
-    status = m_update.setup(*m_solver, weight * fit.Y(), MatX::Identity(s, s), fit.Z());
-    stats.solves += s;
+    // K' + D' / sigma - (K + D / sigma) = Y Z^T + (beta / sigma) Y_d Z_d^T.
+    MatX left, right;
+    fit.system_update(1.0, model.has_damping() ? 1.0 / stage.damping_tau : 0.0,
+                      model.damping().stiffness, left, right);
+    const Eigen::Index k = left.cols();
+    status = m_update.setup(*m_solver, left, MatX::Identity(k, k), right);
+    stats.solves += static_cast<int>(k);
   }
   m_factor_version = status == Status::kSuccess ? fit.version() : -1;
   m_factor_tau = stage.tau;
@@ -60,7 +63,10 @@ Status CorrectedStageSolver::solve(Model& model, const ImplicitStage& stage, Vec
     if (model.has_damping()) {
       const VecX dc = x - stage.damping_anchor;
       R += m_D * dc / stage.damping_tau;
-      y += (beta / stage.damping_tau) * (fit.Z().transpose() * dc);
+      if (fit.damping_shares_modes())
+        y += (beta / stage.damping_tau) * (fit.Z().transpose() * dc);
+      else
+        R += (beta / stage.damping_tau) * fit.damping_correction(dc);
     }
     R += fit.lift_correction(y);
     stats.residual = stage.tau * R.cwiseQuotient(model.lumped_mass()).norm();

@@ -15,12 +15,17 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   model.stiffness(state.q, m_K, /*project_psd=*/false);
   if (m_eigenfit) {
     // The modes are the elastic stiffness' (EigenFit eq. 13 corrects the elastic force only):
-    // springs, contact or a penalty floor in K would shift them.
-    SpMat elastic;
-    model.elastic_stiffness(state.q, elastic);
-    if (const Status s = m_eigenfit->update(model, elastic, constant, stats); s != Status::kSuccess)
+    // springs, contact or a penalty floor in K would shift them. Element Hessians projected to
+    // PSD (digest 003 Sec. 5): no negative eigenvalues to fit.
+    SpMat projected;
+    model.elastic_stiffness(state.q, projected, /*project_psd=*/true);
+    if (const Status s = m_eigenfit->update(model, state.q, projected, constant, stats);
+        s != Status::kSuccess)
       return s;
     if (constant) {
+      // The elastic force's own stiffness, for U^T g_elastic(q) between factorizations.
+      SpMat elastic;
+      model.elastic_stiffness(state.q, elastic);
       const MatX& U = m_eigenfit->modes();
       m_elastic_KU.resize(U.rows(), U.cols());
       for (Eigen::Index c = 0; c < U.cols(); ++c)
@@ -48,12 +53,13 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   Status status = m_solver->factorize(system);
   if (constant) m_K = SpMat();  // factorized once: only the operator copy is needed
   if (m_eigenfit && status == Status::kSuccess) {
-    // K' = K + Y Z^T, also in the damping (beta K'): the matrix gains (h^2 + h beta) Y Z^T.
-    const double weight = h * h + h * model.damping().stiffness;
-    const int s = m_eigenfit->size();
-    status = m_corrected.setup(*m_solver, weight * m_eigenfit->Y(), MatX::Identity(s, s),
-                               m_eigenfit->Z());
-    stats.solves += s;
+    // K' = K + Y Z^T, and D' = D + beta Y_d Z_d^T (eigenfit_correction.hpp): the matrix gains
+    // h^2 Y Z^T + h beta Y_d Z_d^T (rank s, or 2s with rest-stiffness damping).
+    MatX left, right;
+    m_eigenfit->system_update(h * h, h, model.damping().stiffness, left, right);
+    const Eigen::Index k = left.cols();
+    status = m_corrected.setup(*m_solver, left, MatX::Identity(k, k), right);
+    stats.solves += static_cast<int>(k);
   }
   m_factored = status == Status::kSuccess;
   m_factored_h = h;
@@ -96,10 +102,15 @@ Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& 
     m_product.multiply(state.v, m_rhs);
   }
   m_rhs += m_g_ref;
-  if (m_eigenfit) {
+  if (m_eigenfit && m_eigenfit->damping_shares_modes()) {
     // g' - g + (beta + h) Y Z^T v = Y (U^T g_elastic + (beta + h) Z^T v)  (eq. 15c, 16).
     const VecX y = m_reduced + (damping.stiffness + h) * (m_eigenfit->Z().transpose() * state.v);
     m_rhs += m_eigenfit->lift_correction(y);
+  } else if (m_eigenfit) {
+    // Rest-mode damping correction: Y (U^T g_elastic + h Z^T v) + beta Y_r Z_r^T v.
+    const VecX y = m_reduced + h * (m_eigenfit->Z().transpose() * state.v);
+    m_rhs += m_eigenfit->lift_correction(y);
+    m_rhs += damping.stiffness * m_eigenfit->damping_correction(state.v);
   }
   m_rhs *= -h;
   if (m_eigenfit)

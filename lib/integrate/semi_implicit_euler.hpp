@@ -12,7 +12,9 @@
 ///   (M + h D + h^2 K + (h^2 + h beta) Y Z^T) dv
 ///       = -h (g + (D + h K) v + Y (U^T g_elastic + (beta + h) Z^T v)),
 /// solved by Sherman-Morrison-Woodbury on the factorization of M + h D + h^2 K (s + 1
-/// back-solves). For a quadratic model the modes, A^-1 Y and U^T K_elastic are computed once.
+/// back-solves). Rest-stiffness damping on a nonlinear model corrects D with the rest modes
+/// instead, beta Y_r Z_r^T (dissipative; coarsen/eigenfit_correction.hpp): rank 2s. For a quadratic
+/// model the modes, A^-1 Y and U^T K_elastic are computed once.
 #include "core/symmetric_product.hpp"
 #include "integrate/integrator.hpp"
 #include "solve/low_rank_update.hpp"

@@ -83,21 +83,32 @@ TetGrid build_grid(const TetMesh& mesh) {
 
 }  // namespace
 
-double point_tet_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c,
+Vec3 closest_point_on_tet(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c,
                           const Vec3& d) {
   Mat3 T;
   T << a - d, b - d, c - d;
   const Eigen::Vector4d l = barycentric(T.inverse(), d, p);
-  if (l.minCoeff() >= 0.0) return 0.0;
+  if (l.minCoeff() >= 0.0) return p;
   double best = std::numeric_limits<double>::infinity();
+  Vec3 closest = p;
   const Vec3* v[4] = {&a, &b, &c, &d};
   for (int skip = 0; skip < 4; ++skip) {
     const Vec3* f[3];
     for (int k = 0, j = 0; k < 4; ++k)
       if (k != skip) f[j++] = v[k];
-    best = std::min(best, (p - closest_on_triangle(p, *f[0], *f[1], *f[2])).norm());
+    const Vec3 on_face = closest_on_triangle(p, *f[0], *f[1], *f[2]);
+    const double dist = (p - on_face).norm();
+    if (dist < best) {
+      best = dist;
+      closest = on_face;
+    }
   }
-  return best;
+  return closest;
+}
+
+double point_tet_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c,
+                          const Vec3& d) {
+  return (p - closest_point_on_tet(p, a, b, c, d)).norm();
 }
 
 Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
@@ -120,6 +131,9 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
   e.tet.assign(static_cast<size_t>(np), -1);
   e.weights.resize(np, 4);
   const double inside_tol = -1e-10;
+  const double scale =
+      nt > 0 ? (mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff()).norm()
+             : 1.0;
   for (int i = 0; i < np; ++i) {
     const Vec3 p = points.row(i).transpose();
     // Inside the containing tet, or the tet of the cell where it is least outside.
@@ -134,19 +148,50 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
       if (m >= inside_tol) break;
     }
     if (best < 0 || best_min < inside_tol) {
-      // Outside every tet: the nearest tet by Euclidean distance (all tets; such points are few).
+      // Outside every tet. The distance to each tet (its closest point; all tets, such points are
+      // few); among the near-ties, within half as far again as the nearest, the tet whose
+      // extrapolation is best conditioned: the smallest gain sum_a |w_a| (1 inside a tet; near a
+      // sliver's face it grows like distance / sliver height). Extrapolating a little further
+      // from a well-shaped tet beats extrapolating from a sliver, whose weights blow up.
+      const auto v = [&](int t, int a) {
+        return Vec3(mesh.vertices.row(mesh.tets(t, a)).transpose());
+      };
+      std::vector<double> dist(static_cast<size_t>(nt));
       double nearest = std::numeric_limits<double>::infinity();
       for (int t = 0; t < nt; ++t) {
-        const auto v = [&](int a) { return Vec3(mesh.vertices.row(mesh.tets(t, a)).transpose()); };
-        const double dist = point_tet_distance(p, v(0), v(1), v(2), v(3));
-        if (dist < nearest) {
-          nearest = dist;
+        dist[static_cast<size_t>(t)] = point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
+        if (dist[static_cast<size_t>(t)] < nearest) {
+          nearest = dist[static_cast<size_t>(t)];
           best = t;
         }
       }
-      if (nearest > 0.0) {
+      // (A degenerate tet's weights are not finite: it never wins over the nearest.)
+      const double window = nearest + std::max(kTieFraction * nearest, 1e-12 * scale);
+      double best_gain = bary(best, p).cwiseAbs().sum();
+      for (int t = 0; t < nt; ++t) {
+        if (dist[static_cast<size_t>(t)] > window) continue;
+        const double gain = bary(t, p).cwiseAbs().sum();
+        if (std::isfinite(gain) && !(gain >= best_gain)) {
+          best_gain = gain;
+          best = t;
+        }
+      }
+      const double d_best = dist[static_cast<size_t>(best)];
+      if (d_best > 0.0) {
         ++e.num_outside;
-        e.max_outside_distance = std::max(e.max_outside_distance, nearest);
+        e.max_outside_distance = std::max(e.max_outside_distance, d_best);
+      }
+      e.max_extrapolation_gain = std::max(e.max_extrapolation_gain, best_gain);
+      if (best_gain > kMaxExtrapolationGain) {
+        // Clamp: the tet's closest point (weights in [0, 1]), which moves the point by d_best but
+        // never amplifies the tet's values; no longer exact for affine fields.
+        const Vec3 c = closest_point_on_tet(p, v(best, 0), v(best, 1), v(best, 2), v(best, 3));
+        Eigen::Vector4d w = bary(best, c).cwiseMax(0.0);
+        w /= w.sum();
+        ++e.num_clamped;
+        e.tet[static_cast<size_t>(i)] = best;
+        e.weights.row(i) = w.transpose();
+        continue;
       }
     }
     e.tet[static_cast<size_t>(i)] = best;

@@ -251,9 +251,9 @@ void Model::rest_elastic_stiffness(SpMat& K) {
     if (term->name() == kElasticTermName) term->add_hessian(m_rest, K.valuePtr(), false);
 }
 
-void Model::elastic_stiffness(const VecX& q, SpMat& K) {
+void Model::elastic_stiffness(const VecX& q, SpMat& K, bool project_psd) {
   assemble_hessian(q, K, [&](const EnergyTerm& term, const VecX& x, double* values) {
-    if (term.name() == kElasticTermName) term.add_hessian(x, values, /*project_psd=*/false);
+    if (term.name() == kElasticTermName) term.add_hessian(x, values, project_psd);
   });
 }
 

@@ -102,8 +102,9 @@ class Model {
   /// the internal force EigenFit corrects, without gravity, loads, springs or contact), in one
   /// pass over the terms.
   void potential_gradient(const VecX& q, VecX& g, VecX& g_elastic) const;
-  /// The stiffness of the elastic terms alone.
-  void elastic_stiffness(const VecX& q, SpMat& K);
+  /// The stiffness of the elastic terms alone, element Hessians PSD-projected when asked
+  /// (EigenFit's modes, digest 003 Sec. 5).
+  void elastic_stiffness(const VecX& q, SpMat& K, bool project_psd = false);
   static constexpr const char* kElasticTermName = "elastic";
   /// K of the elastic terms at the full rest configuration (constrained DOFs at rest too, not at
   /// their prescribed positions): the rest state of EigenFit's ratios.

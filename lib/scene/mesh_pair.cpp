@@ -59,6 +59,7 @@ EigenFitSettings fit_settings(const EigenRatios& ratios, const EigenFitConfig& c
   EigenFitSettings fit;
   fit.ratios = ratios.ratios;
   fit.rest_modes = ratios.coarse_modes;
+  fit.rest_eigenvalues = ratios.coarse;
   fit.rigid = ratios.rigid;
   fit.plain_on_tracking_failure = config.plain_on_tracking_failure;
   return fit;
@@ -111,14 +112,23 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   pair.reference = build_model(reference_scene(scene));
   pair.coarse = build_model(scene);
   pair.embedding = embed_points(pair.coarse.frames.mesh, pair.reference.frames.mesh.vertices);
-  pair.notes.push_back("reference: " + std::to_string(pair.reference.frames.mesh.num_vertices()) +
-                       " vertices, " + std::to_string(pair.reference.frames.mesh.num_tets()) +
-                       " tets; embedded in the run's mesh, " +
-                       std::to_string(pair.embedding.num_outside) + " vertices outside it" +
-                       (pair.embedding.num_outside > 0
-                            ? " (up to " + short_number(pair.embedding.max_outside_distance) +
-                                  " m: extrapolated from the nearest tet)"
-                            : std::string()));
+  const Embedding& e = pair.embedding;
+  std::string note = "reference: " + std::to_string(pair.reference.frames.mesh.num_vertices()) +
+                     " vertices, " + std::to_string(pair.reference.frames.mesh.num_tets()) +
+                     " tets; embedded in the run's mesh, " + std::to_string(e.num_outside) +
+                     " vertices outside it";
+  if (e.num_outside > 0) {
+    note += " (up to " + short_number(e.max_outside_distance);
+    note += " m: extrapolated from the nearest well-shaped tet";
+    if (e.num_clamped > 0) {
+      // lib/mesh/embedding.hpp: a gain above kMaxExtrapolationGain is clamped.
+      note += "; " + std::to_string(e.num_clamped);
+      note += " of them held at their tet's closest point, where extrapolating would amplify";
+      note += " the tet's motion more than " + short_number(kMaxExtrapolationGain) + " times";
+    }
+    note += ")";
+  }
+  pair.notes.push_back(note);
 
   if (pair.method == EigenFitConfig::Method::kNone) return pair;
   const EigenFitConfig& config = scene.objects.front().eigenfit;
@@ -153,8 +163,12 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   pair.ratio_log = std::make_shared<RatioLog>();
   pair.ratio_log->entries.emplace_back(0.0, ratio_rows(ratios, compatibility));
   std::string listed;
-  for (int i = ratios.rigid; i < ratios.ratios.size(); ++i)
-    listed += (listed.empty() ? "" : " ") + short_number(ratios.ratios[i]);
+  for (int i = ratios.rigid; i < ratios.ratios.size(); ++i) {
+    // Appended in two steps: "x" + string temporaries here trip GCC 12's -Wrestrict (a false
+    // positive in basic_string::insert).
+    if (!listed.empty()) listed += ' ';
+    listed += short_number(ratios.ratios[i]);
+  }
   pair.notes.push_back(
       std::string(pair.method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
       ": ratios r_i = lambda_fine / lambda_coarse: " + listed +

@@ -1,9 +1,12 @@
 // SI with EigenFit (digest 003 Sec. 7) against the dense formula: with the s lowest modes of
-// (K(q), M), Y = M U (R - I), Z = M U Lambda,
-//   (M + h D' + h^2 K') dv = -h (g' + D' v + h K' v),  K' = K + Y Z^T,  D' = D + beta Y Z^T,
+// (K_e(q), M), K_e the elastic stiffness with element Hessians projected to PSD (digest Sec. 5),
+// Y = M U (R - I), Z = M U Lambda,
+//   (M + h D' + h^2 K') dv = -h (g' + D' v + h K' v),  K' = K + Y Z^T,  D' = D + beta Y_d Z_d^T,
 //   g' = g + Y U^T g_elastic (the correction leaves gravity alone),
-// on a small bar with gravity, Rayleigh damping and consistent mass: linear (the constant path,
-// factorization and Woodbury setup kept over steps) and neo-Hookean away from rest.
+// (Y_d, Z_d) = (Y, Z) for a linear material, the rest modes' (Y_r, Z_r) for rest-stiffness
+// damping on a nonlinear one (coarsen/eigenfit_correction.hpp), on a small bar with gravity,
+// Rayleigh damping and consistent mass: linear (the constant path, factorization and Woodbury
+// setup kept over steps) and neo-Hookean away from rest.
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
@@ -14,6 +17,7 @@
 #include "mesh/box.hpp"
 #include "model/elastic_energy.hpp"
 #include "model/gravity_energy.hpp"
+#include "model/spring_energy.hpp"
 
 namespace simrun {
 namespace {
@@ -43,7 +47,11 @@ struct Body {
     return model->restrict_vector(full);
   }
 
-  explicit Body(const std::string& material) {
+  /// With `springs`, four springs (k = 1e3 N/m) from the corners of the free end to those of the
+  /// fixed one, with rest lengths 95 % of the bar's: a non-elastic stiffness term active from the
+  /// first step (its tension, 20 N per spring, stiffens bending as much as the bar's own
+  /// stiffness does). Always stretched, so PSD projection leaves them alone.
+  explicit Body(const std::string& material, bool springs = false) {
     mesh = make_box(Vec3(0.4, 0.1, 0.1), Eigen::Vector3i(4, 1, 1), 6);
     const TetElements elements = precompute_tet_elements(mesh.vertices, mesh.tets);
     std::vector<std::unique_ptr<EnergyTerm>> terms;
@@ -56,6 +64,20 @@ struct Body {
     VecX lumped = VecX::Constant(3 * mesh.num_vertices(), 0.1);
     terms.push_back(
         std::make_unique<GravityEnergy>(Vec3(0, -9.81, 0), lumped, VecX(as_flat(mesh.vertices))));
+    if (springs) {
+      EdgeList edges;
+      for (int a = 0; a < mesh.num_vertices(); ++a)
+        for (int b = 0; b < mesh.num_vertices(); ++b)
+          if (mesh.vertices(a, 0) == 0.0 && mesh.vertices(b, 0) > 0.399 &&
+              (mesh.vertices.row(a).tail<2>() - mesh.vertices.row(b).tail<2>()).norm() < 1e-12 &&
+              (mesh.vertices(a, 1) == 0.0 || mesh.vertices(a, 1) > 0.099) &&
+              (mesh.vertices(a, 2) == 0.0 || mesh.vertices(a, 2) > 0.099))
+            edges.push_back({a, b});
+      VecX spring_rest = as_flat(mesh.vertices);
+      for (Eigen::Index i = 0; i < spring_rest.size(); i += 3) spring_rest[i] *= 0.95;
+      terms.push_back(std::make_unique<SpringEnergy>(
+          edges, VecX::Constant(static_cast<Eigen::Index>(edges.size()), 1e3), spring_rest));
+    }
     std::vector<int> fixed;
     for (int v = 0; v < mesh.num_vertices(); ++v)
       if (mesh.vertices(v, 0) == 0.0) fixed.push_back(v);
@@ -67,49 +89,97 @@ struct Body {
 
 MatX dense(const SpMat& lower) { return MatX(SpMat(lower.selfadjointView<Eigen::Lower>())); }
 
-/// One SI step with EigenFit by the dense formula.
-State dense_step(const Body& body, const State& s, double h, const VecX& ratios) {
-  Model& model = *body.model;
-  const Eigen::Index n = s.q.size();
-  const int k = static_cast<int>(ratios.size());
-  SpMat Ks, Krest;
-  model.stiffness(s.q, Ks, false);
-  model.stiffness(model.restrict_vector(model.rest_positions()), Krest, false);
-  const MatX K = dense(Ks), M = dense(model.mass());
-  const double alpha = model.damping().mass, beta = model.damping().stiffness;
-  const MatX D = alpha * M + beta * dense(Krest);
+VecX dense_eigenvalues_of(const MatX& K, const MatX& M) {
+  return Eigen::GeneralizedSelfAdjointEigenSolver<MatX>(K, M, Eigen::EigenvaluesOnly).eigenvalues();
+}
+
+/// The ascending eigenpairs of dense (K, M), M-orthonormal.
+struct DenseModes {
+  MatX U;
+  VecX lambda;
+};
+DenseModes dense_modes(const MatX& K, const MatX& M, int k) {
   const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(K, M);
-  const MatX U = eig.eigenvectors().leftCols(k);
-  const VecX lambda = eig.eigenvalues().head(k);
-  const MatX Y = M * U * (ratios.array() - 1.0).matrix().asDiagonal();
-  const MatX Z = M * U * lambda.asDiagonal();
-  const MatX Kc = K + Y * Z.transpose(), Dc = D + beta * Y * Z.transpose();
+  return {eig.eigenvectors().leftCols(k), eig.eigenvalues().head(k)};
+}
+
+/// The dense EigenFit matrices at q: the modes of the projected elastic stiffness (`modes_of`:
+/// "elastic" for the method, "total" for the stiffness of every term, as before the elastic-only
+/// fix), K' = K + Y Z^T and D' = D + beta Y_d Z_d^T.
+struct DenseFit {
+  MatX M, K, U, Y, Z, Kc, Dc;
+};
+DenseFit dense_fit(const Body& body, const VecX& q, const VecX& ratios,
+                   const std::string& modes_of = "elastic") {
+  Model& model = *body.model;
+  const int k = static_cast<int>(ratios.size());
+  const VecX rest = model.restrict_vector(model.rest_positions());
+  SpMat Ks, Krest;
+  model.stiffness(q, Ks, false);
+  model.stiffness(rest, Krest, false);
+  DenseFit f;
+  f.M = dense(model.mass());
+  f.K = dense(Ks);
+  MatX K_modes;
+  if (modes_of == "elastic") {
+    // The elastic term alone (bound to the model's pattern), element Hessians projected.
+    SpMat Ke = Ks;
+    std::fill(Ke.valuePtr(), Ke.valuePtr() + Ke.nonZeros(), 0.0);
+    body.elastic->add_hessian(model.full_positions(q), Ke.valuePtr(), /*project_psd=*/true);
+    K_modes = dense(Ke);
+  } else {
+    K_modes = f.K;
+  }
+  const DenseModes current = dense_modes(K_modes, f.M, k);
+  f.U = current.U;
+  f.Y = f.M * f.U * (ratios.array() - 1.0).matrix().asDiagonal();
+  f.Z = f.M * f.U * current.lambda.asDiagonal();
+  f.Kc = f.K + f.Y * f.Z.transpose();
+  const double alpha = model.damping().mass, beta = model.damping().stiffness;
+  const MatX D = alpha * f.M + beta * dense(Krest);
+  if (model.is_quadratic()) {
+    f.Dc = D + beta * f.Y * f.Z.transpose();
+  } else {
+    // Rest-stiffness damping: the rest modes of the elastic stiffness.
+    SpMat Kr_el;
+    model.rest_elastic_stiffness(Kr_el);
+    const DenseModes r = dense_modes(dense(Kr_el), f.M, k);
+    const MatX Yr = f.M * r.U * (ratios.array() - 1.0).matrix().asDiagonal();
+    const MatX Zr = f.M * r.U * r.lambda.asDiagonal();
+    f.Dc = D + beta * Yr * Zr.transpose();
+  }
+  return f;
+}
+
+/// One SI step with EigenFit by the dense formula.
+State dense_step(const Body& body, const State& s, double h, const VecX& ratios,
+                 const std::string& modes_of = "elastic") {
+  Model& model = *body.model;
+  const DenseFit f = dense_fit(body, s.q, ratios, modes_of);
   VecX g;
   model.potential_gradient(s.q, g);
   const VecX g_el = body.elastic_gradient(s.q);
-  const VecX gc = g + Y * (U.transpose() * g_el);
-  const MatX A = M + h * Dc + h * h * Kc;
-  const VecX dv = A.lu().solve(-h * (gc + Dc * s.v + h * Kc * s.v));
+  const VecX gc = g + f.Y * (f.U.transpose() * g_el);
+  const MatX A = f.M + h * f.Dc + h * h * f.Kc;
+  const VecX dv = A.lu().solve(-h * (gc + f.Dc * s.v + h * f.Kc * s.v));
   State out = s;
   out.v += dv;
   out.q += h * out.v;
   out.t += h;
-  (void)n;
   return out;
 }
 
-void expect_matches_dense(const std::string& material, double noise, int steps) {
-  Body body(material);
+/// `steps` SI steps with EigenFit from s, each against dense_step.
+void expect_si_matches_dense(Body& body, State s, const VecX& ratios, int steps) {
   Model& model = *body.model;
-  State s = body.perturbed(noise, 3);
   const VecX rest = model.restrict_vector(model.rest_positions());
-  const VecX ratios = (VecX(4) << 0.5, 0.7, 0.65, 0.9).finished();
+  const int k = static_cast<int>(ratios.size());
   IntegratorSettings settings;
   EigenFitSettings fit;
   fit.ratios = ratios;
   SpMat Krest;
   model.stiffness(rest, Krest, false);
-  fit.rest_modes = smallest_generalized_eigenpairs(Krest, model.mass(), 4).vectors;
+  fit.rest_modes = smallest_generalized_eigenpairs(Krest, model.mass(), k).vectors;
   settings.eigenfit = std::make_shared<EigenFitCorrection>(fit, make_cholmod_solver);
   auto si = make_integrator("si", settings);
   const double h = 0.01;
@@ -121,8 +191,29 @@ void expect_matches_dense(const std::string& material, double noise, int steps) 
     // LU; condition ~1e5): ~1e-11 relative in v, which h = 0.01 scales down in q.
     EXPECT_LT((s.q - expected.q).norm(), 1e-10 * expected.q.norm()) << "step " << step;
     EXPECT_LT((s.v - expected.v).norm(), 1e-8 * (1.0 + expected.v.norm())) << "step " << step;
-    EXPECT_EQ(stats.eigenpairs, 4);
+    EXPECT_EQ(stats.eigenpairs, k);
   }
+}
+
+void expect_matches_dense(const std::string& material, double noise, int steps) {
+  Body body(material);
+  expect_si_matches_dense(body, body.perturbed(noise, 3),
+                          (VecX(4) << 0.5, 0.7, 0.65, 0.9).finished(), steps);
+}
+
+/// The rest state with every free x coordinate scaled by `factor` (the fixed face x = 0 stays),
+/// velocities N(0, 0.2^2).
+State scaled_along_x(const Body& body, double factor) {
+  State s = body.perturbed(0.0, 7);
+  VecX full = body.model->full_positions(s.q);
+  for (Eigen::Index i = 0; i < full.size(); i += 3) full[i] *= factor;
+  s.q = body.model->restrict_vector(full);
+  return s;
+}
+
+/// Smallest generalized eigenvalue of (A, M) (A symmetrized: a dense round-off guard).
+double smallest_eigenvalue(const MatX& A, const MatX& M) {
+  return dense_eigenvalues_of(0.5 * (A + A.transpose()), M).minCoeff();
 }
 
 TEST(EigenFitSi, LinearMatchesDenseFormulaOverSteps) { expect_matches_dense("linear", 0.003, 3); }
@@ -150,6 +241,87 @@ TEST(EigenFitSi, UnitRatiosAreSi) {
   EXPECT_LT((s1.v - s2.v).norm(), 1e-11 * (1.0 + s1.v.norm()));
 }
 
+// Review item (a): with rest-stiffness damping the correction of D takes the rest modes, so
+// D' = alpha M + beta (K_rest + Y_r Z_r^T) stays positive semidefinite however much the material
+// stiffens. The current modes' correction, D + beta Y Z^T, is indefinite here: stretched by 1.5
+// along the bar, the tension stiffens the bending modes by far more than 1 / (1 - r) = 1.25.
+TEST(EigenFitDamping, RestStiffnessDampingStaysDissipativeWhenTheMaterialStiffens) {
+  Body body("neohookean");
+  Model& model = *body.model;
+  const VecX q = scaled_along_x(body, 1.5).q;
+  const VecX rest = model.restrict_vector(model.rest_positions());
+  const VecX ratios = VecX::Constant(4, 0.2);
+  EigenFitSettings settings;
+  settings.ratios = ratios;
+  EigenFitCorrection fit(settings, make_cholmod_solver);
+  SpMat Kp, Krest;
+  model.elastic_stiffness(q, Kp, /*project_psd=*/true);
+  StepStats stats;
+  ASSERT_EQ(fit.update(model, q, Kp, /*constant=*/false, stats), Status::kSuccess);
+  model.stiffness(rest, Krest, false);
+  const MatX M = dense(model.mass()), Kr = dense(Krest);
+  const VecX rest_lambda = dense_eigenvalues_of(Kr, M);
+  // The state is one that breaks the current-mode correction: mode 1 stiffened beyond 1.25.
+  ASSERT_GT(fit.eigenvalues()[0], 2.0 * rest_lambda[0]);
+  ASSERT_LT(smallest_eigenvalue(Kr + fit.Y() * fit.Z().transpose(), M), -rest_lambda[0]);
+  // D' / beta - alpha M / beta = K_rest + Y_d Z_d^T: PSD (round-off ~1e-12 of the largest
+  // eigenvalue, ~1e9 here), and its fitted eigenvalues are r_i lambda_rest,i.
+  const MatX KD = Kr + fit.damping_Y() * fit.damping_Z().transpose();
+  const VecX corrected = dense_eigenvalues_of(0.5 * (KD + KD.transpose()), M);
+  EXPECT_GT(corrected.minCoeff(), -1e-9 * rest_lambda.maxCoeff());
+  EXPECT_NEAR(corrected[0], 0.2 * rest_lambda[0], 1e-8 * rest_lambda[0]);
+  // And SI with this damping matches the dense formula from the stretched state.
+  State s = scaled_along_x(body, 1.5);
+  expect_si_matches_dense(body, s, ratios, 2);
+}
+
+// Review item (b): the per-step modes are the elastic stiffness', not the total one (four
+// pre-tensioned springs along the bar stiffen its bending from the first step).
+TEST(EigenFitSi, ModesIgnoreActiveSprings) {
+  Body body("neohookean", /*springs=*/true);
+  const State s = body.perturbed(0.003, 11);
+  const VecX ratios = (VecX(4) << 0.5, 0.7, 0.65, 0.9).finished();
+  // The two choices differ by far more than the comparison's tolerance.
+  const State elastic = dense_step(body, s, 0.01, ratios, "elastic");
+  const State total = dense_step(body, s, 0.01, ratios, "total");
+  ASSERT_GT((elastic.v - total.v).norm(), 1e-4 * (1.0 + elastic.v.norm()));
+  expect_si_matches_dense(body, s, ratios, 2);
+}
+
+// Review item (c): under 40 % compression along the bar the neo-Hookean tangent stiffness is
+// indefinite (it buckles); the modes come from the projected elastic stiffness, whose
+// eigenvalues are >= 0, not from K(q)'s negative ones.
+TEST(EigenFitSi, CompressedNeoHookeanFitsTheProjectedStiffness) {
+  Body body("neohookean");
+  Model& model = *body.model;
+  State s = scaled_along_x(body, 0.6);
+  SpMat Ke;
+  model.elastic_stiffness(s.q, Ke);
+  const MatX M = dense(model.mass());
+  const VecX unprojected = dense_eigenvalues_of(dense(Ke), M);
+  ASSERT_LT(unprojected[0], 0.0);
+  const VecX ratios = (VecX(4) << 0.5, 0.7, 0.65, 0.9).finished();
+  const DenseFit f = dense_fit(body, s.q, ratios);
+  const VecX projected = dense_eigenvalues_of(f.Z.transpose() * f.U, MatX::Identity(4, 4));
+  IntegratorSettings settings;
+  EigenFitSettings fit;
+  fit.ratios = ratios;
+  settings.eigenfit = std::make_shared<EigenFitCorrection>(fit, make_cholmod_solver);
+  auto si = make_integrator("si", settings);
+  StepStats stats;
+  const State expected = dense_step(body, s, 0.01, ratios);
+  ASSERT_EQ(si->step(model, s, 0.01, stats), Status::kSuccess);
+  const VecX& lambda = settings.eigenfit->eigenvalues();
+  ASSERT_EQ(lambda.size(), 4);
+  // Eigenvalues: Spectra at tolerance 1e-8 plus a Rayleigh-Ritz step, ~1e-12 relative here.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_GE(lambda[i], 0.0) << "mode " << i;
+    EXPECT_NEAR(lambda[i], projected[i], 1e-8 * projected[3]) << "mode " << i;
+  }
+  EXPECT_LT((s.q - expected.q).norm(), 1e-10 * expected.q.norm());
+  EXPECT_LT((s.v - expected.v).norm(), 1e-8 * (1.0 + expected.v.norm()));
+}
+
 }  // namespace
 }  // namespace simrun
 
@@ -164,28 +336,19 @@ double dense_im_residual(const Body& body, const State& start, const State& end,
   const double tau = 0.5 * h;
   const VecX q_lin = start.q + tau * start.v;
   const VecX x = 0.5 * (start.q + end.q);
-  SpMat Ks, Krest;
-  model.stiffness(q_lin, Ks, false);
-  model.stiffness(model.restrict_vector(model.rest_positions()), Krest, false);
-  const MatX K = dense(Ks), M = dense(model.mass());
-  const double beta = model.damping().stiffness;
-  const MatX D = model.damping().mass * M + beta * dense(Krest);
-  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(K, M);
-  const int k = static_cast<int>(ratios.size());
-  const MatX U = eig.eigenvectors().leftCols(k);
-  const MatX Y = M * U * (ratios.array() - 1.0).matrix().asDiagonal();
-  const MatX Z = M * U * eig.eigenvalues().head(k).asDiagonal();
+  const DenseFit f = dense_fit(body, q_lin, ratios);
   VecX g;
   model.potential_gradient(x, g);
   const VecX g_el = body.elastic_gradient(x);
   const VecX predicted = start.q + tau * start.v, dc = x - start.q;
-  const VecX R = M * (x - predicted) / (tau * tau) + g + Y * (U.transpose() * g_el) +
-                 (D + beta * Y * Z.transpose()) * dc / tau;
+  const VecX R =
+      f.M * (x - predicted) / (tau * tau) + g + f.Y * (f.U.transpose() * g_el) + f.Dc * dc / tau;
   return tau * R.cwiseQuotient(model.lumped_mass()).norm();
 }
 
-void expect_im_solves_dense_stage(const std::string& material, double noise, double max_iters) {
-  Body body(material);
+void expect_im_solves_dense_stage(const std::string& material, double noise, double max_iters,
+                                  bool springs = false) {
+  Body body(material, springs);
   Model& model = *body.model;
   State s = body.perturbed(noise, 5);
   const VecX ratios = (VecX(3) << 0.5, 0.8, 0.6).finished();
@@ -212,6 +375,11 @@ TEST(EigenFitIm, LinearSolvesTheCorrectedStageInOneIteration) {
 
 TEST(EigenFitIm, NeoHookeanSolvesTheCorrectedStageWithFrozenModes) {
   expect_im_solves_dense_stage("neohookean", 0.005, 8);
+}
+
+// Review items (a), (b) in IM: rest-mode damping correction, elastic modes beside springs.
+TEST(EigenFitIm, NeoHookeanWithSpringsSolvesTheCorrectedStage) {
+  expect_im_solves_dense_stage("neohookean", 0.005, 8, /*springs=*/true);
 }
 
 TEST(EigenFitIm, UnitRatiosAreImplicitMidpoint) {
