@@ -138,7 +138,7 @@ void FrameWriter::write(int step, double t, const VecX& x, const VecX& v) {
     m_pvd->add(t, file);
   }
   if (m_format.surface) {
-    const MatX3 boundary = positions(m_surface_vertices, Eigen::placeholders::all);
+    const MatX3 boundary = positions(m_surface_vertices, Eigen::all);
     write_obj(m_dir / "surface" / frame_name(step, "obj"), boundary, m_surface_faces);
   }
   ++m_count;
