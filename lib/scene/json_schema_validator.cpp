@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -334,13 +335,22 @@ void JsonSchemaValidator::check(const json& schema_in, json& value, const std::s
       out.push_back({pointer, "expected at most " + schema["maxItems"].dump() + " item(s), found " +
                                   std::to_string(n) + ": " + short_dump(value)});
     if (schema.value("uniqueItems", false)) {
-      for (size_t i = 1; i < n; ++i)
-        for (size_t j = 0; j < i; ++j)
-          if (value[i] == value[j]) {
-            out.push_back({append_pointer(pointer, std::to_string(i)),
-                           "duplicate of item " + std::to_string(j) + ": " + literal(value[i])});
-            break;
-          }
+      // First occurrence of each value, in O(n log n) (json's < orders numbers by value like its
+      // ==); at most kMaxListedDuplicates are listed so that a huge array gives a short message.
+      constexpr size_t kMaxListedDuplicates = 10;
+      std::map<json, size_t> first;
+      size_t duplicates = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const auto [it, inserted] = first.emplace(value[i], i);
+        if (inserted) continue;
+        if (++duplicates <= kMaxListedDuplicates)
+          out.push_back(
+              {append_pointer(pointer, std::to_string(i)),
+               "duplicate of item " + std::to_string(it->second) + ": " + literal(value[i])});
+      }
+      if (duplicates > kMaxListedDuplicates)
+        out.push_back({pointer, std::to_string(duplicates - kMaxListedDuplicates) +
+                                    " more duplicate items not listed (the items must be unique)"});
     }
     if (schema.contains("items"))
       for (size_t i = 0; i < n; ++i)
