@@ -11,6 +11,7 @@
 #include "integrate/integrator.hpp"
 #include "integrate/mssi.hpp"
 #include "integrate/newmark.hpp"
+#include "integrate/reversible_corotated.hpp"
 #include "integrate/rk4.hpp"
 #include "integrate/sdirk2.hpp"
 #include "integrate/semi_implicit_euler.hpp"
@@ -64,6 +65,7 @@ const std::vector<RegisteredIntegrator>& registry() {
        [](const IntegratorSettings& s) {
          return std::make_unique<VariationalAlpha>(s, 0.5, "variational_midpoint");
        }},
+      {"reversible_corotated", factory<ReversibleCorotated>()},
       {"variational_alpha",
        [](const IntegratorSettings& s) {
          return std::make_unique<VariationalAlpha>(s, s.variational_alpha, "variational_alpha");

@@ -11,6 +11,9 @@
 
 namespace simrun {
 
+/// The 12x12 element Hessian V B^T D B for dP/dF = D (B = dvec(F)/dx).
+Mat12 element_hessian(const TetGradients& G, double volume, const Mat9& dPdF);
+
 class ElasticEnergy final : public EnergyTerm {
  public:
   /// Throws std::invalid_argument when `parameters` does not have one entry per element, or
@@ -40,6 +43,14 @@ class ElasticEnergy final : public EnergyTerm {
   /// implicit step-size independent damping (model/viscous_damping.hpp).
   void add_hessian_from(const VecX& reference, const VecX& x, double scale, double* values,
                         bool project_psd) const;
+  /// scale * sum_e V_e B_e^T T_e B_e with a caller's 9x9 tangent per element (dP_ij/dF_kl at
+  /// (i + 3j, k + 3l)), into the bound pattern (model/corotational_split.hpp).
+  template <class Tangent>
+  void add_element_tangents(double scale, double* values, const Tangent& tangent) const {
+    for (int e = 0; e < m_elements.size(); ++e)
+      m_slots.add(e, element_hessian(m_elements.grad[e], scale * m_elements.volume[e], tangent(e)),
+                  values);
+  }
 
  private:
   TetElements m_elements;
@@ -48,8 +59,5 @@ class ElasticEnergy final : public EnergyTerm {
   ElementColoring m_coloring;  ///< vertex-disjoint element blocks for parallel assembly
   TetSlots m_slots;
 };
-
-/// The 12x12 element Hessian V B^T D B for dP/dF = D (B = dvec(F)/dx).
-Mat12 element_hessian(const TetGradients& G, double volume, const Mat9& dPdF);
 
 }  // namespace simrun

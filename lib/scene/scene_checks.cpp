@@ -113,8 +113,23 @@ void check_viscous_damping(const json& scene, std::vector<SchemaViolation>& out)
   }
 }
 
+/// Kharevych's reversible corotational integrator splits the corotated material's force.
+void check_reversible_corotated(const json& scene, std::vector<SchemaViolation>& out) {
+  const json& objects = scene.at("objects");
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string model = objects[i].at("material").at("model").get<std::string>();
+    if (model != "corotated")
+      out.push_back({"/objects/" + std::to_string(i) + "/material/model",
+                     "the reversible_corotated integrator (Kharevych Eq. 3.33) rotates the linear "
+                     "elastic response per element: expected 'corotated', found '" +
+                         model + "'"});
+  }
+}
+
 std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   std::vector<SchemaViolation> out;
+  if (scene.at("integrator").at("type").get<std::string>() == "reversible_corotated")
+    check_reversible_corotated(scene, out);
   if (scene.at("damping").contains("viscous")) check_viscous_damping(scene, out);
   require_not_both(scene.at("output"), "every", "interval", "/output", out);
   if (scene.contains("wind")) {

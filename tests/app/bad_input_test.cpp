@@ -335,4 +335,18 @@ TEST(BadInput, ViscousDampingNamesWhatDoesNotFit) {
   EXPECT_EQ(implicit.code, 0) << implicit.describe();
 }
 
+// Kharevych's reversible corotational integrator splits the corotated material only.
+TEST(BadInput, ReversibleCorotatedNeedsTheCorotatedMaterial) {
+  TempDir tmp;
+  json scene = cli::tiny_scene();
+  scene["objects"][0]["material"]["model"] = "corotated";
+  scene["integrator"]["type"] = "reversible_corotated";
+  const auto good = tmp.write("corot.json", scene.dump());
+  const Result ok = cli::run({"validate", good.string()});
+  EXPECT_EQ(ok.code, 0) << ok.describe();
+  expect_bad_input(tmp, good,
+                   {"corot.json", "/objects/0/material/model", "'corotated'", "'linear'"},
+                   {"--set", "/objects/0/material/model=linear"});
+}
+
 }  // namespace

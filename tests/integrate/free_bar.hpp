@@ -12,13 +12,15 @@
 
 namespace simrun::testing {
 
-/// A free neo-Hookean bar (1 x 0.2 x 0.2 m, 15 tets, E = 1e5 Pa, rho = 1000 kg/m^3).
-inline std::unique_ptr<Model> free_neohookean_bar(bool lumped) {
+/// A free neo-Hookean bar (1 x 0.2 x 0.2 m, 15 tets, E = 1e5 Pa, rho = 1000 kg/m^3), or of another
+/// material.
+inline std::unique_ptr<Model> free_neohookean_bar(bool lumped,
+                                                  const char* material = "neohookean") {
   const TetMesh mesh = make_box(Vec3(1.0, 0.2, 0.2), Eigen::Vector3i(3, 1, 1), 5);
   const TetElements elements = precompute_tet_elements(mesh.vertices, mesh.tets);
   std::vector<std::unique_ptr<EnergyTerm>> terms;
   terms.push_back(std::make_unique<ElasticEnergy>(
-      elements, std::shared_ptr<const Material>(make_material("neohookean")),
+      elements, std::shared_ptr<const Material>(make_material(material)),
       std::vector<LameParameters>(mesh.num_tets(), lame_from_young_poisson(1e5, 0.3)),
       mesh.num_vertices()));
   return std::make_unique<Model>(mesh.vertices, elements, VecX::Constant(mesh.num_tets(), 1000.0),
