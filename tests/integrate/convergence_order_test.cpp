@@ -162,6 +162,9 @@ TEST(ConvergenceOrder, EreIsExactOnALinearDampedSystem) {
 TEST(ConvergenceOrder, EveryRegisteredIntegratorIsCovered) {
   for (const auto& name : integrator_names()) {
     if (name == "ere") continue;  // exact on linear systems: EreIsExactOnALinear*System
+    // Needs the corotated material, not the linear cantilever: its order is measured on a
+    // corotated bar (reversible_corotated_test.cpp, ReversibleCorotated.IsSecondOrder).
+    if (name == "reversible_corotated") continue;
     bool found = false;
     for (const auto& c : kCases) found = found || name == c.name;
     EXPECT_TRUE(found) << name << " has no convergence-order test";
