@@ -5,7 +5,8 @@ tets, neo-Hookean, nu = 0.45, top fixed, 20 g, h = 0.005; Chen thesis Sec. 6.4.3
 
   1. SIERE (s = 5) step time / SI step time on the same scene      target <= 1.5 (thesis 1.4-3.7)
      (with a Lanczos eigensolve every step, and with "eigen_update": "subspace" tracking and a
-     Lanczos solve every 50 steps)
+     Lanczos solve every 50 steps), on the scene's 4.7k tets and, as the issue asks for >= 5k
+     tets, on the same ball meshed to 6.2k tets (`_6k` runs)
   2. SIERE step time at shell E = 1e10 / at E = 1e8                 target within 10 % (flatness)
   3. thesis' 97 s for 100 SIERE steps of its 4.6k-tet ball / ours   aim >= 20 (different CPU)
   4. ERE step time and Krylov vectors at E = 1e10 / at E = 1e8      measured, no target (growth)
@@ -28,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENE = os.path.join(ROOT, "scenes", "chen_hanging_ball.json")
 THESIS_SIERE_100_STEPS = 97.0  # Chen thesis Table 6.2, ball 1e8, CPU seconds for 100 frames
 
+FINER = "/objects/0/mesh/tetgen/target_tets=1100"
 CASES = {
     "si_1e8": ["--set", "/integrator/type=si"],
     "siere_1e8": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5"],
@@ -38,6 +40,13 @@ CASES = {
     "siere_track_1e10": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5",
                          "--set", "/integrator/eigen_update=subspace", "--set", "/integrator/eigen_refresh=50",
                          "--set", "/objects/0/material/E=1e10"],
+    # Issue 13 asks for a >= 5k-tet scene: the same ball meshed finer (target_tets 1100 gives
+    # 6248 tets, 4986 free DOFs; the scene's 1000 gives 4757 tets).
+    "si_6k": ["--set", "/integrator/type=si", "--set", FINER],
+    "siere_6k": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5", "--set", FINER],
+    "siere_track_6k": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5",
+                       "--set", "/integrator/eigen_update=subspace", "--set", "/integrator/eigen_refresh=50",
+                       "--set", FINER],
     "ere_1e8": ["--set", "/integrator/type=ere"],
     "ere_1e10": ["--set", "/integrator/type=ere", "--set", "/objects/0/material/E=1e10"],
 }
@@ -62,7 +71,8 @@ def run(simrun, name, rep, steps, threads, work):
     return {"step": statistics.median(float(r["wall_s"]) for r in rows),
             "run100": record["wall_seconds"]["stepping"] * 100 / len(rows),  # per 100 steps
             "krylov_vectors": statistics.median(float(r["krylov_vectors"]) for r in rows),
-            "eigen_products": statistics.median(float(r["eigen_products"]) for r in rows)}
+            "eigen_products": statistics.median(float(r["eigen_products"]) for r in rows),
+            "factorizations": statistics.median(float(r["factorizations"]) for r in rows)}
 
 
 def main():
@@ -80,16 +90,16 @@ def main():
     summary = {}
     print(f"exponential integrators on {os.path.relpath(SCENE, ROOT)}, {args.steps} steps, "
           f"{args.threads} thread(s), median of {args.reps} runs (A B A B)")
-    print(f"{'run':>12} {'step [ms]':>10} {'100 steps [s]':>14} {'krylov vectors':>15} {'eigen products':>15}")
+    print(f"{'run':>16} {'step [ms]':>10} {'100 steps [s]':>14} {'krylov vectors':>15} {'eigen products':>15} {'factorizations':>15}")
     for name, reps in results.items():
         ok = [r for r in reps if "failed" not in r]
         if not ok:
-            print(f"{name:>12} failed: {reps[0]['failed']}")
+            print(f"{name:>16} failed: {reps[0]['failed']}")
             continue
         s = {k: statistics.median(r[k] for r in ok) for k in ok[0]}
         summary[name] = s
-        print(f"{name:>12} {1e3 * s['step']:>10.2f} {s['run100']:>14.2f} "
-              f"{s['krylov_vectors']:>15.0f} {s['eigen_products']:>15.0f}")
+        print(f"{name:>16} {1e3 * s['step']:>10.2f} {s['run100']:>14.2f} "
+              f"{s['krylov_vectors']:>15.0f} {s['eigen_products']:>15.0f} {s['factorizations']:>15.0f}")
 
     def line(text, value, ok):
         print(f"  {text:<62} {value:>8.2f}  {'PASS' if ok else 'MISS'}")
@@ -100,6 +110,12 @@ def main():
     if {"si_1e8", "siere_track_1e8"} <= summary.keys():
         r = summary["siere_track_1e8"]["step"] / summary["si_1e8"]["step"]
         line("SIERE s=5 tracking step / SI step (target <= 1.5)", r, r <= 1.5)
+    if {"si_6k", "siere_6k"} <= summary.keys():
+        r = summary["siere_6k"]["step"] / summary["si_6k"]["step"]
+        line("6.2k tets: SIERE s=5 step / SI step (target <= 1.5)", r, r <= 1.5)
+    if {"si_6k", "siere_track_6k"} <= summary.keys():
+        r = summary["siere_track_6k"]["step"] / summary["si_6k"]["step"]
+        line("6.2k tets: SIERE s=5 tracking step / SI step (target <= 1.5)", r, r <= 1.5)
     for label, a, b in (("", "siere_1e8", "siere_1e10"), (" tracking", "siere_track_1e8", "siere_track_1e10")):
         if {a, b} <= summary.keys():
             r = summary[b]["step"] / summary[a]["step"]

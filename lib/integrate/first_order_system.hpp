@@ -63,6 +63,8 @@ class FirstOrderInverse final : public InverseOperator {
   void solve(const VecX& b, VecX& x) override;
   void solve(const MatX& B, MatX& X) override;
   const LinearSolver& solver() const { return *m_solver; }
+  /// The factorization of M + tau D + tau^2 K itself (SIERE's eigensolve shift-inverts with it).
+  LinearSolver& factorized_solver() { return *m_solver; }
 
  private:
   std::unique_ptr<LinearSolver> m_solver;

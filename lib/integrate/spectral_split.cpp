@@ -37,14 +37,13 @@ int guard_vectors(int s) { return std::max(3, s / 2); }
 }  // namespace
 
 Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
-                            InverseOperator& step_inverse, StepStats& stats) {
+                            InverseOperator& step_matrix, StepStats& stats) {
   const Eigen::Index n = m_W.rows(), k = m_W.cols();
-  // (I - tau J)^-1 [0; M w] = [tau y; y] with y = (M + tau D + tau^2 K)^-1 M w.
-  MatX B = MatX::Zero(2 * n, k), X;
-  for (Eigen::Index c = 0; c < k; ++c) B.col(c).tail(n) = model.apply_mass(m_W.col(c));
-  step_inverse.solve(B, X);
+  // Y = (M + tau D + tau^2 K)^-1 M W, one block solve.
+  MatX MW(n, k), Y;
+  for (Eigen::Index c = 0; c < k; ++c) MW.col(c) = model.apply_mass(m_W.col(c));
+  step_matrix.solve(MW, Y);
   stats.eigen_products += static_cast<double>(k);
-  const MatX Y = X.bottomRows(n);
   if (!Y.allFinite()) return Status::kNumericalIssue;
   // Rayleigh-Ritz on span(Y) for K w = lambda M w.
   MatX KY(n, k), MY(n, k);
@@ -63,11 +62,12 @@ Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
   const int s = std::min<int>(m_modes, static_cast<int>(k));
   m_U = m_W.leftCols(s);
   m_S = ritz.eigenvalues().head(s).asDiagonal();
+  m_last_top_eigenvalue = ritz.eigenvalues()[k - 1];
   return Status::kSuccess;
 }
 
 Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system, StepStats& stats,
-                             InverseOperator* step_inverse) {
+                             InverseOperator* step_matrix, const LentShift* lent) {
   const int s = std::min(m_modes, system.size());
   if (s <= 0) {
     m_U.resize(system.size(), 0);
@@ -79,21 +79,37 @@ Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
   ++m_calls;
   if (due) {
     const int wanted = m_track ? std::min(s + guard_vectors(s), system.size()) : s;
-    const GeneralizedEigenResult r = m_eigen.compute(system.stiffness(), model.mass(), wanted);
+    // The lent shift sigma = -(1 + tau alpha) / (tau^2 + tau beta) is as good as the own one
+    // (near zero or just below lambda_min) only while |sigma| is small against the wanted
+    // eigenvalues: Lanczos converges at the rate (lambda_s - sigma) / (lambda_{s+1} - sigma),
+    // which tends to 1 for |sigma| >> lambda_s (a soft body at a large step: 48 instead of 21
+    // back-solves on the survey's Fig. 4 beam at E = 1e5, h = 0.01). Judged on the last solve's
+    // highest wanted eigenvalue; the first solve uses the own shift.
+    const bool borrow = lent != nullptr && lent->inverse != nullptr &&
+                        m_last_top_eigenvalue > 0.0 &&
+                        std::abs(lent->sigma) <= kLentShiftRatio * m_last_top_eigenvalue;
+    const GeneralizedEigenResult r =
+        borrow ? m_eigen.compute_factorized(system.stiffness(), model.mass(), wanted,
+                                            *lent->inverse, lent->sigma, lent->scale)
+               : m_eigen.compute(system.stiffness(), model.mass(), wanted);
     stats.eigen_solves += 1;
     stats.eigen_iters += r.iterations;
     stats.eigen_products += r.operator_products;
     stats.eigen_s += r.seconds;
-    // The shift-invert factorization, and the probes that put its shift below an indefinite
-    // K's lowest eigenvalue; the back-solves are eigen_products.
-    stats.factorizations += 1 + r.shift_probes;
+    // The shift-invert factorization (none when lent), and the probes that put its shift below
+    // an indefinite K's lowest eigenvalue; the back-solves are eigen_products.
+    if (!r.borrowed_factorization) stats.factorizations += 1 + r.shift_probes;
+    // Borrowed back-solves go through the step's solver, whose meter counts them in `solves`:
+    // they are counted once, in eigen_products.
+    if (r.borrowed_factorization) stats.solves -= r.operator_products;
     if (r.status != Status::kSuccess || r.values.size() < wanted) return Status::kNotConverging;
+    m_last_top_eigenvalue = r.values[wanted - 1];
     m_W = r.vectors;
     m_U = r.vectors.leftCols(s);
     m_S = r.values.head(s).asDiagonal();
     m_fresh = true;
-  } else if (m_track && step_inverse != nullptr) {
-    if (const Status st = track(model, system, *step_inverse, stats); st != Status::kSuccess)
+  } else if (m_track && step_matrix != nullptr) {
+    if (const Status st = track(model, system, *step_matrix, stats); st != Status::kSuccess)
       return st;
     m_fresh = true;
   } else {
@@ -162,7 +178,8 @@ void SpectralSplit::high_part(const VecX& v, const VecX& f, VecX& r_q, VecX& p_v
   p_v = f - m_MU * (m_U.transpose() * f);
 }
 
-Status SpectralSplit::solve(InverseOperator& base, double tau, const VecX& b, VecX& x) {
+Status SpectralSplit::solve(InverseOperator& base, double tau, const VecX& b, VecX& x,
+                            const LentShift* pencil) {
   const int s = rank();
   if (s == 0) {
     base.solve(b, x);
@@ -171,14 +188,34 @@ Status SpectralSplit::solve(InverseOperator& base, double tau, const VecX& b, Ve
   const Eigen::Index n = m_U.rows();
   // tau J_G = Y Z^T with, for inputs in momentum form,
   //   Y = [[tau U, 0], [0, -tau M U S]],   Z = [[0, M U], [M U, 0]],   C = I.
-  MatX Y = MatX::Zero(2 * n, 2 * s), Z = MatX::Zero(2 * n, 2 * s);
-  Y.topLeftCorner(n, s) = tau * m_U;
-  Y.bottomRightCorner(n, s) = -tau * m_MU * m_S;
+  MatX Z = MatX::Zero(2 * n, 2 * s);
   Z.bottomLeftCorner(n, s) = m_MU;
   Z.topRightCorner(n, s) = m_MU;
-  if (const Status st = m_update.setup(base, Y, MatX::Identity(2 * s, 2 * s), Z);
-      st != Status::kSuccess)
-    return st;
+  Status st;
+  if (pencil != nullptr && pencil->inverse != nullptr) {
+    // base = (I - tau J)^-1 maps [r_q; p_v] to y_v = A^-1 (p_v - tau K r_q), y_q = r_q + tau y_v
+    // (A = M + tau D + tau^2 K). On the columns of Y:
+    //   [tau U; 0]:         y_v = -tau^2 A^-1 K U,  y_q = tau U + tau y_v
+    //   [0; -tau M U S]:    y_v = -tau Z_M S,       y_q = tau y_v,      Z_M = A^-1 M U.
+    // A = a M + c K (a = -sigma scale, c = scale) gives K U = (A U - a M U) / c, so
+    // A^-1 K U = (U - a Z_M) / c: an identity, exact for any U (no eigen-residual enters),
+    // which halves the back-solves (s instead of 2s, and no products with K).
+    const double c = pencil->scale, a = -pencil->sigma * pencil->scale;
+    MatX ZM;
+    pencil->inverse->solve(m_MU, ZM);
+    MatX A_inv_Y(2 * n, 2 * s);
+    A_inv_Y.bottomLeftCorner(n, s) = (-tau * tau / c) * (m_U - a * ZM);
+    A_inv_Y.topLeftCorner(n, s) = tau * (m_U + A_inv_Y.bottomLeftCorner(n, s));
+    A_inv_Y.bottomRightCorner(n, s) = -tau * ZM * m_S;
+    A_inv_Y.topRightCorner(n, s) = tau * A_inv_Y.bottomRightCorner(n, s);
+    st = m_update.setup_solved(base, std::move(A_inv_Y), MatX::Identity(2 * s, 2 * s), Z);
+  } else {
+    MatX Y = MatX::Zero(2 * n, 2 * s);
+    Y.topLeftCorner(n, s) = tau * m_U;
+    Y.bottomRightCorner(n, s) = -tau * m_MU * m_S;
+    st = m_update.setup(base, Y, MatX::Identity(2 * s, 2 * s), Z);
+  }
+  if (st != Status::kSuccess) return st;
   m_update.solve(b, x);
   return x.allFinite() ? Status::kSuccess : Status::kNumericalIssue;
 }
@@ -197,15 +234,46 @@ SplitSolver::SplitSolver(const IntegratorSettings& settings)
     : system(settings.linear_solver, projects_damping(settings)),
       inverse(settings.linear_solver),
       split(settings.modes > 0 ? settings.modes + settings.rigid_modes : 0, settings.eigen_refresh,
-            settings.linear_solver, settings.eigen_tracking) {}
+            settings.linear_solver, settings.eigen_tracking),
+      m_project_damping(projects_damping(settings)) {}
+
+bool damping_in_pencil(const Model& model, bool project_damping) {
+  if (!model.has_damping()) return true;
+  const RayleighDamping& d = model.damping();
+  if (d.stiffness == 0.0) return true;  // D = alpha M
+  // FirstOrderSystem::linearize: the rest stiffness (equal to K(q) only for a quadratic
+  // energy), or the current one, PSD-projected when the Newton settings project (then not K(q)).
+  if (d.stiffness_at_rest) return model.is_quadratic();
+  return !project_damping || model.is_quadratic();
+}
 
 Status SplitSolver::prepare(const Model& model, double tau, StepStats& stats,
                             std::string& failure) {
+  const int fallbacks = inverse.solver().stats().ldlt_fallbacks;
   if (const Status s = inverse.factorize(model, system, tau); s != Status::kSuccess) {
     failure = failure_in_words(s, false, split.modes());
     return s;
   }
-  if (const Status s = split.update(model, system, stats, &inverse); s != Status::kSuccess) {
+  // M + tau D + tau^2 K = (1 + tau alpha) M + (tau^2 + tau beta) K = scale (K - sigma M).
+  const RayleighDamping& d = model.damping();
+  const double alpha = model.has_damping() ? d.mass : 0.0;
+  const double beta = model.has_damping() ? d.stiffness : 0.0;
+  const double scale = tau * tau + tau * beta;
+  m_pencil = LentShift();
+  m_pencil_tau = tau;
+  if (scale > 0.0 && damping_in_pencil(model, m_project_damping)) {
+    m_pencil.inverse = &inverse.factorized_solver();
+    m_pencil.sigma = -(1.0 + tau * alpha) / scale;
+    m_pencil.scale = scale;
+  }
+  // For the shift-invert, a Cholesky factorization (no indefinite fallback) certifies
+  // sigma < lambda_min (Sylvester), so the eigenvalues nearest sigma are the lowest.
+  const bool lend =
+      m_pencil.inverse != nullptr && inverse.solver().stats().ldlt_fallbacks == fallbacks;
+  LentShift lent = lend ? m_pencil : LentShift();
+  if (const Status s = split.update(model, system, stats, &inverse.factorized_solver(),
+                                    lent.inverse != nullptr ? &lent : nullptr);
+      s != Status::kSuccess) {
     failure = failure_in_words(s, true, split.modes());
     return s;
   }
@@ -224,7 +292,8 @@ VecX SplitSolver::split_force(const VecX& v, double weight, double t) const {
 }
 
 Status SplitSolver::solve(double tau, const VecX& b, VecX& x, std::string& failure) {
-  const Status s = split.solve(inverse, tau, b, x);
+  const bool pencil = m_pencil.inverse != nullptr && tau == m_pencil_tau;
+  const Status s = split.solve(inverse, tau, b, x, pencil ? &m_pencil : nullptr);
   if (s != Status::kSuccess) failure = failure_in_words(s, false, split.modes());
   return s;
 }

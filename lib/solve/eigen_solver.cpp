@@ -16,16 +16,17 @@
 namespace simrun {
 namespace {
 
-/// Spectra's OpType for shift-invert mode: y = (K - sigma M)^{-1} x with a solver the caller
-/// factorized (positive definite: the shift is below the spectrum). Spectra's
-/// constructor calls set_shift(), which does nothing: the factorization is done beforehand so
-/// that its symbolic analysis lives in the long-lived solver.
+/// Spectra's OpType for shift-invert mode: y = (K - sigma M)^{-1} x = scale A^{-1} x with a
+/// solver the caller factorized for A = scale (K - sigma M) (positive definite: the shift is
+/// below the spectrum). Spectra's constructor calls set_shift(), which does nothing: the
+/// factorization is done beforehand so that its symbolic analysis lives in a long-lived solver
+/// (ours, or the integrator's when it lends its factorization of M + tau D + tau^2 K).
 class ShiftInvertOp {
  public:
   using Scalar = double;
 
-  explicit ShiftInvertOp(LinearSolver& solver, Eigen::Index n)
-      : m_solver(solver), m_n(n), m_x(n), m_y(n) {}
+  ShiftInvertOp(InverseOperator& solver, Eigen::Index n, double scale)
+      : m_solver(solver), m_n(n), m_scale(scale), m_x(n), m_y(n) {}
 
   Eigen::Index rows() const { return m_n; }
   Eigen::Index cols() const { return m_n; }
@@ -34,14 +35,15 @@ class ShiftInvertOp {
   void perform_op(const double* x_in, double* y_out) const {
     m_x = Eigen::Map<const VecX>(x_in, m_n);
     m_solver.solve(m_x, m_y);
-    Eigen::Map<VecX>(y_out, m_n) = m_y;
+    Eigen::Map<VecX>(y_out, m_n) = m_scale * m_y;
     ++m_products;
   }
   int products() const { return m_products; }
 
  private:
-  LinearSolver& m_solver;
+  InverseOperator& m_solver;
   Eigen::Index m_n;
+  double m_scale;
   mutable VecX m_x, m_y;  // solve buffers, allocated once
   mutable int m_products = 0;
 };
@@ -184,33 +186,59 @@ GeneralizedEigenSolver::GeneralizedEigenSolver(LinearSolverFactory make_solver,
                                                GeneralizedEigenSettings settings)
     : m_solver(make_solver()), m_settings(settings) {}
 
-GeneralizedEigenResult GeneralizedEigenSolver::compute(const SpMat& K, const SpMat& M, int count) {
-  const Timer timer;
+namespace {
+void check_sizes(const SpMat& K, const SpMat& M, int count) {
   const Eigen::Index n = K.rows();
   if (K.cols() != n || M.rows() != n || M.cols() != n)
     throw std::invalid_argument("eigenpairs: K and M must be square and of the same size");
   if (count < 1 || count > n)
     throw std::invalid_argument("eigenpairs: count must be in [1, dimension]");
+}
+}  // namespace
 
+GeneralizedEigenResult GeneralizedEigenSolver::compute(const SpMat& K, const SpMat& M, int count) {
+  const Timer timer;
+  check_sizes(K, M, count);
   // All eigenpairs: Spectra needs count < ncv <= n, so a full spectrum (only sensible for tiny
   // problems) goes to a dense solver.
-  if (count == n) {
+  if (count == K.rows()) {
     GeneralizedEigenResult result = dense_eigenpairs(K, M);
     result.seconds = timer.seconds();
     return result;
   }
-
-  using OpType = ShiftInvertOp;
-  using BOpType = Spectra::SparseSymMatProd<double, Eigen::Lower>;
   double sigma = choose_shift(K, M);
   GeneralizedEigenResult result;
   result.status = factorize_below_spectrum(K, M, sigma, result.shift_probes);
   result.shift = sigma;
-  if (result.status != Status::kSuccess) {
-    result.seconds = timer.seconds();
-    return result;
-  }
-  OpType op(*m_solver, n);
+  if (result.status == Status::kSuccess) lanczos(K, M, count, *m_solver, sigma, 1.0, result);
+  result.seconds = timer.seconds();
+  return result;
+}
+
+GeneralizedEigenResult GeneralizedEigenSolver::compute_factorized(const SpMat& K, const SpMat& M,
+                                                                  int count,
+                                                                  InverseOperator& shifted_inverse,
+                                                                  double sigma, double scale) {
+  const Timer timer;
+  check_sizes(K, M, count);
+  if (count == K.rows()) return compute(K, M, count);
+  if (!(scale > 0.0) || !std::isfinite(sigma))
+    throw std::invalid_argument("eigenpairs: the lent factorization needs scale > 0, finite sigma");
+  GeneralizedEigenResult result;
+  result.shift = sigma;
+  result.borrowed_factorization = true;
+  lanczos(K, M, count, shifted_inverse, sigma, scale, result);
+  result.seconds = timer.seconds();
+  return result;
+}
+
+void GeneralizedEigenSolver::lanczos(const SpMat& K, const SpMat& M, int count,
+                                     InverseOperator& shifted_inverse, double sigma, double scale,
+                                     GeneralizedEigenResult& result) {
+  const Eigen::Index n = K.rows();
+  using OpType = ShiftInvertOp;
+  using BOpType = Spectra::SparseSymMatProd<double, Eigen::Lower>;
+  OpType op(shifted_inverse, n, scale);
   // Spectra applies M two or three times per Lanczos step (the operator's M x and M-inner
   // products). A lumped mass stored in the system pattern is diagonal with ~80 explicit zeros
   // per row: without them each product costs n instead of nnz(K).
@@ -241,8 +269,6 @@ GeneralizedEigenResult GeneralizedEigenSolver::compute(const SpMat& K, const SpM
   const Status refined = rayleigh_ritz(K, M_compact, result);
   if (refined != Status::kSuccess) result.status = refined;
   if (result.status == Status::kSuccess) m_last_vectors = result.vectors;
-  result.seconds = timer.seconds();
-  return result;
 }
 
 GeneralizedEigenResult smallest_generalized_eigenpairs(const SpMat& K, const SpMat& M, int count,

@@ -25,7 +25,8 @@ struct GeneralizedEigenResult {
   int operator_products = 0;  ///< applications of (K - sigma M)^-1 M (one back-solve each)
   bool warm_started = false;  ///< Lanczos started from the previous call's eigenvectors
   int shift_probes = 0;       ///< extra factorizations that moved sigma below lambda_min
-  double shift = 0.0;         ///< the sigma used
+  bool borrowed_factorization = false;  ///< compute_factorized(): no factorization of our own
+  double shift = 0.0;                   ///< the sigma used
   double seconds = 0.0;
 };
 
@@ -51,6 +52,16 @@ class GeneralizedEigenSolver {
   explicit GeneralizedEigenSolver(LinearSolverFactory make_solver = make_cholmod_solver,
                                   GeneralizedEigenSettings settings = {});
   GeneralizedEigenResult compute(const SpMat& K, const SpMat& M, int count);
+  /// The same with a factorization the caller already holds (no factorization here):
+  /// `shifted_inverse` applies A^-1 for A = scale (K - sigma M), scale > 0, and the caller
+  /// guarantees that A is positive definite, i.e. sigma < lambda_min (Sylvester), so that the
+  /// eigenvalues nearest sigma are the smallest. SIERE lends its step matrix
+  /// M + tau D + tau^2 K: with D = alpha M + beta K it is (tau^2 + tau beta) (K - sigma M),
+  /// sigma = -(1 + tau alpha) / (tau^2 + tau beta). Warm start and Rayleigh-Ritz as compute();
+  /// count == dimension falls back to compute() (dense).
+  GeneralizedEigenResult compute_factorized(const SpMat& K, const SpMat& M, int count,
+                                            InverseOperator& shifted_inverse, double sigma,
+                                            double scale);
   /// The next compute() starts Lanczos from a fixed vector again.
   void forget_subspace() { m_last_vectors.resize(0, 0); }
   const LinearSolverStats& solver_stats() const { return m_solver->stats(); }
@@ -61,6 +72,10 @@ class GeneralizedEigenSolver {
   GeneralizedEigenSettings m_settings;
   /// Factorizes K - sigma M at a sigma below lambda_min (probing when K is indefinite).
   Status factorize_below_spectrum(const SpMat& K, const SpMat& M, double& sigma, int& probes);
+  /// Spectra shift-invert Lanczos with y = scale * shifted_inverse(x) = (K - sigma M)^-1 x, then
+  /// Rayleigh-Ritz; fills status, iterations, products, values, vectors of `result`.
+  void lanczos(const SpMat& K, const SpMat& M, int count, InverseOperator& shifted_inverse,
+               double sigma, double scale, GeneralizedEigenResult& result);
 
   SpMat m_shifted;                       ///< K - sigma M (kept for its pattern)
   double m_last_indefinite_shift = 0.0;  ///< the last probed shift (0: K was semidefinite)

@@ -11,14 +11,22 @@ Status LowRankUpdate::setup(InverseOperator& base, const MatX& U, const MatX& C)
 Status LowRankUpdate::setup(InverseOperator& base, const MatX& U, const MatX& C, const MatX& V) {
   if (U.cols() != C.rows() || C.rows() != C.cols() || V.cols() != C.cols() || V.rows() != U.rows())
     throw std::invalid_argument("LowRankUpdate: U (n x k), C (k x k), V (n x k) do not match");
+  MatX Z;
+  if (U.cols() == 0)
+    Z.resize(U.rows(), 0);
+  else
+    base.solve(U, Z);
+  return setup_solved(base, std::move(Z), C, V);
+}
+
+Status LowRankUpdate::setup_solved(InverseOperator& base, MatX Z, const MatX& C, const MatX& V) {
+  if (Z.cols() != C.rows() || C.rows() != C.cols() || V.cols() != C.cols() || V.rows() != Z.rows())
+    throw std::invalid_argument("LowRankUpdate: Z (n x k), C (k x k), V (n x k) do not match");
   m_base = &base;
-  if (U.cols() == 0) {
-    m_Z.resize(U.rows(), 0);
-    return Status::kSuccess;
-  }
-  base.solve(U, m_Z);
+  m_Z = std::move(Z);
+  if (m_Z.cols() == 0) return Status::kSuccess;
   m_CVt = C * V.transpose();
-  const Eigen::Index k = U.cols();
+  const Eigen::Index k = m_Z.cols();
   const MatX capacitance = MatX::Identity(k, k) + m_CVt * m_Z;
   m_capacitance.compute(capacitance);
   // PartialPivLU does not report singularity: check the pivots against the matrix scale.

@@ -22,6 +22,9 @@ class LowRankUpdate {
   /// matrix I + C V^T A^-1 U is singular (the updated matrix is then singular).
   Status setup(InverseOperator& base, const MatX& U, const MatX& C);
   Status setup(InverseOperator& base, const MatX& U, const MatX& C, const MatX& V);
+  /// The same with Z = A^-1 U already known to the caller (e.g. from an identity that needs
+  /// fewer back-solves): no solve here.
+  Status setup_solved(InverseOperator& base, MatX Z, const MatX& C, const MatX& V);
 
   /// x = (A + U C V^T)^-1 b. b and x may alias.
   void solve(const VecX& b, VecX& x);

@@ -76,7 +76,10 @@ struct DenseSystem {
     model.stiffness(s.q, K_sparse, false);
     K = MatX(K_sparse);
     model.stiffness(model.restrict_vector(model.rest_positions()), K_rest, false);
-    D = model.damping().mass * M + model.damping().stiffness * MatX(K_rest);  // at rest
+    // Rayleigh damping on the rest stiffness, or on the unprojected K(q) ("current" with
+    // newton.projection = never, as the pencil tests set).
+    const MatX K_damping = model.damping().stiffness_at_rest ? MatX(K_rest) : K;
+    D = model.damping().mass * M + model.damping().stiffness * K_damping;
     VecX g;
     model.potential_gradient(s.q, g);
     f = -g - D * s.v;
@@ -159,27 +162,64 @@ TEST(ExponentialFamily, EreMatchesTheDenseExponential) {
   EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-7);
 }
 
-TEST(ExponentialFamily, SiereMatchesTheDenseSplitStep) {
-  SmallBody body(kDamped);
-  const State s = body.deformed();
-  DenseSystem dense(*body.model, s);
-  const double h = 0.01;
-  MatX J_G;
-  VecX G, H;
-  dense.split(3, s, J_G, G, H);
-  const MatX A = MatX::Identity(2 * dense.n, 2 * dense.n) - h * (dense.J - J_G);
-  // Survey eq. 20 / 24a: u1 = u0 + (I - h J_H)^-1 (h H(u0) + h phi_1(h J_G) G(u0)).
-  const VecX expected = stack(s) + A.partialPivLu().solve(h * H + dense_phi1(h, J_G, G));
+/// Two SIERE steps, each against survey eq. 20 / 24a at its start, with the damping `damping`
+/// and step h, from the bent bar (`bent`, K(q) indefinite) or from rest with velocities.
+/// `borrowed`: D is alpha M + beta K(q), so the step matrix A = M + h D + h^2 K is a multiple of
+/// K - sigma M, A is positive definite and |sigma| is small against the first solve's highest
+/// eigenvalue: the second step's eigensolve shift-inverts with A's factorization (one
+/// factorization per step). Otherwise (D on the rest stiffness, A indefinite, or |sigma| too
+/// large) the eigensolver factorizes K - sigma M itself. The Woodbury update takes A^-1 K U from
+/// A^-1 M U whenever D is in the pencil, borrowed or not.
+void expect_siere_matches_dense(const RayleighDamping& damping, double h, bool bent,
+                                bool borrowed) {
+  SmallBody body(damping);
+  State s = body.deformed();
+  if (!bent) s.q = body.model->restrict_vector(body.model->rest_positions());
   IntegratorSettings settings;
   settings.modes = 3;
-  const State got = step("siere", settings, *body.model, s, h);
-  EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-9);
+  settings.newton.projection = HessianProjection::kNever;  // "current" damping on K(q) itself
+  auto siere = make_integrator("siere", settings);
+  for (int i = 0; i < 2; ++i) {
+    DenseSystem dense(*body.model, s);
+    MatX J_G;
+    VecX G, H;
+    dense.split(3, s, J_G, G, H);
+    const MatX A = MatX::Identity(2 * dense.n, 2 * dense.n) - h * (dense.J - J_G);
+    // Survey eq. 20 / 24a: u1 = u0 + (I - h J_H)^-1 (h H(u0) + h phi_1(h J_G) G(u0)).
+    const VecX expected = stack(s) + A.partialPivLu().solve(h * H + dense_phi1(h, J_G, G));
+    State got = s;
+    StepStats stats;
+    ASSERT_EQ(siere->step(*body.model, got, h, stats), Status::kSuccess);
+    EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-9) << h << " step " << i;
+    if (i == 1 && borrowed) {
+      EXPECT_EQ(stats.factorizations, 1) << h;  // the eigensolve shift-inverted with the step's
+      EXPECT_EQ(stats.solves, 2) << h;          // the Woodbury block and the step's solve
+      EXPECT_GT(stats.eigen_products, 0) << h;
+    } else if (i == 1) {
+      EXPECT_GE(stats.factorizations, 2) << h;
+    }
+    s = got;
+  }
+}
+
+TEST(ExponentialFamily, SiereMatchesTheDenseSplitStep) {
+  const RayleighDamping mass_only{2.0, 0.0, true}, current{2.0, 1e-3, false};
+  expect_siere_matches_dense(kDamped, 0.05, false, false);  // rest-stiffness D: not in the pencil
+  for (const RayleighDamping& d : {RayleighDamping{}, mass_only, current}) {
+    // h = 0.01 on the bent bar: M + h D + h^2 K is indefinite (LDL^T), the own shift is used.
+    expect_siere_matches_dense(d, 0.01, true, false);
+    // From rest, h = 0.1: sigma ~ -1 / h^2 = -100, below a quarter of lambda_3.
+    expect_siere_matches_dense(d, 0.1, false, true);
+    // h = 0.002: sigma ~ -2.5e5, far below the wanted eigenvalues: the own shift converges
+    // faster.
+    expect_siere_matches_dense(d, 0.002, false, false);
+  }
 }
 
 /// SBDF2ERE's second step against survey eq. 22, u1 = u0 + 1/3 (I - 2h/3 J_H)^-1 (u0 - u_-1 +
 /// 2h H + 2h phi_1(t J_G) G), with t = h as printed and t = 2h in the consistent form.
-void expect_sbdf2ere_matches_dense(bool printed) {
-  SmallBody body(kDamped);
+void expect_sbdf2ere_matches_dense(bool printed, const RayleighDamping& damping = kDamped) {
+  SmallBody body(damping);
   const State s0 = body.deformed();
   const double h = 0.01;
   IntegratorSettings settings;
@@ -202,11 +242,13 @@ void expect_sbdf2ere_matches_dense(bool printed) {
 TEST(ExponentialFamily, Sbdf2ereMatchesTheDenseTwoStepFormula) {
   expect_sbdf2ere_matches_dense(false);
   expect_sbdf2ere_matches_dense(true);
+  // D = alpha M: the pencil path (borrowed factorization, Woodbury from A^-1 M U) at tau = 2h/3.
+  expect_sbdf2ere_matches_dense(false, RayleighDamping{2.0, 0.0, true});
 }
 
 /// STR-SBDF2ERE against survey eqs. 26a-c; phi_1((h/2) J_G) as printed, phi_1(h J_G) consistent.
-void expect_str_sbdf2ere_matches_dense(bool printed) {
-  SmallBody body(kDamped);
+void expect_str_sbdf2ere_matches_dense(bool printed, const RayleighDamping& damping = kDamped) {
+  SmallBody body(damping);
   const State s0 = body.deformed();
   const double h = 0.01;
   const Eigen::Index n = s0.q.size();
@@ -233,6 +275,7 @@ void expect_str_sbdf2ere_matches_dense(bool printed) {
 TEST(ExponentialFamily, StrSbdf2ereMatchesTheDenseStages) {
   expect_str_sbdf2ere_matches_dense(false);
   expect_str_sbdf2ere_matches_dense(true);
+  expect_str_sbdf2ere_matches_dense(false, RayleighDamping{2.0, 0.0, true});  // pencil path
 }
 
 /// The lowest mode of an undamped linear bar, alone excited and alone in G (s = 1): over 200

@@ -98,7 +98,9 @@ TEST(GeneralizedEigen, FindsTheMostNegativeEigenvaluesOfAnIndefiniteK) {
     ASSERT_EQ(r.status, Status::kSuccess);
     EXPECT_LT(r.shift, ref.values[0]);
     EXPECT_GT(r.shift, 1.2 * ref.values[0] - 1e-9);  // within the 1.2 bracket ratio
-    if (call == 1) EXPECT_LE(r.shift_probes, 3) << "the warm start probes from the last shift";
+    if (call == 1) {
+      EXPECT_LE(r.shift_probes, 3) << "the warm start probes from the last shift";
+    }
     for (int i = 0; i < 5; ++i)
       EXPECT_NEAR(r.values[i], ref.values[i], 1e-8 * std::abs(ref.values[i])) << "mode " << i;
     expect_m_orthonormal(r.vectors, M);

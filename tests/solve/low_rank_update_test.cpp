@@ -49,6 +49,33 @@ TEST(LowRankUpdate, MatchesADenseSolveOfTheUpdatedMatrix) {
   EXPECT_LT((y - expected_sym).cwiseAbs().maxCoeff(), 1e-10 * expected_sym.cwiseAbs().maxCoeff());
 }
 
+// setup_solved() takes Z = A^-1 U from the caller: the same solves as setup(), and a wrong Z
+// (U itself instead of A^-1 U) gives a different answer.
+TEST(LowRankUpdate, SetupSolvedEqualsSetupWithTheCallersSolve) {
+  const int n = 40, k = 3;
+  const SpMat A = test::laplacian_1d_dirichlet(n);
+  auto solver = make_cholmod_solver();
+  ASSERT_EQ(solver->factorize(A), Status::kSuccess);
+  const MatX U = random_matrix(n, k, 5), V = random_matrix(n, k, 6), C = random_matrix(k, k, 7);
+  const VecX b = random_matrix(n, 1, 8);
+  LowRankUpdate reference, given;
+  ASSERT_EQ(reference.setup(*solver, U, C, V), Status::kSuccess);
+  MatX Z;
+  solver->solve(U, Z);
+  const int solves_before = solver->stats().solves;
+  ASSERT_EQ(given.setup_solved(*solver, Z, C, V), Status::kSuccess);
+  EXPECT_EQ(solver->stats().solves, solves_before);  // no solve in the setup
+  VecX x, y;
+  reference.solve(b, x);
+  given.solve(b, y);
+  EXPECT_LT((x - y).cwiseAbs().maxCoeff(), 1e-13 * x.cwiseAbs().maxCoeff());
+  LowRankUpdate wrong;
+  ASSERT_EQ(wrong.setup_solved(*solver, U, C, V), Status::kSuccess);
+  wrong.solve(b, y);
+  EXPECT_GT((x - y).cwiseAbs().maxCoeff(), 1e-3 * x.cwiseAbs().maxCoeff());
+  EXPECT_THROW(given.setup_solved(*solver, Z, C, MatX(n, k + 1)), std::invalid_argument);
+}
+
 TEST(LowRankUpdate, ReportsASingularUpdatedMatrix) {
   // A = I, U = e_0, C = -1: A + U C U^T has a zero on the diagonal.
   SpMat A(3, 3);
