@@ -12,7 +12,8 @@ constexpr double kTwoPi = 2.0 * std::numbers::pi;
 }
 
 Vec3 PrescribedMotion::position(const Vec3& x0, double t) const {
-  const double s = std::min(t, duration);  // held where the motion stopped
+  // Motion time: 0 before the start, held where the motion stopped after `duration`.
+  const double s = std::clamp(t - start, 0.0, duration);
   switch (kind) {
     case Kind::kFixed:
       return x0;
@@ -27,14 +28,15 @@ Vec3 PrescribedMotion::position(const Vec3& x0, double t) const {
 }
 
 Vec3 PrescribedMotion::velocity_at(const Vec3& x0, double t) const {
-  if (!(t < duration)) return Vec3::Zero();
+  const double s = t - start;  // motion time
+  if (s < 0.0 || !(s < duration)) return Vec3::Zero();
   switch (kind) {
     case Kind::kFixed:
       return Vec3::Zero();
     case Kind::kTranslate:
       return velocity;
     case Kind::kShake:
-      return amplitude * kTwoPi * frequency * std::cos(kTwoPi * frequency * t) * direction;
+      return amplitude * kTwoPi * frequency * std::cos(kTwoPi * frequency * s) * direction;
     case Kind::kTwist:
       return angular_velocity * axis.cross(position(x0, t) - point);
   }

@@ -4,8 +4,9 @@
 /// Each Dirichlet group is a set of vertices with a motion relative to their initial positions
 /// X0: fixed (x = X0), translate (x = X0 + v t), shake (x = X0 + A d sin(2 pi f t)) or twist
 /// (rotation about an axis line at angular velocity omega, x = p + R(a, omega t)(X0 - p)). A
-/// motion may stop after `duration` seconds; the vertices are then held where the motion left
-/// them (for a shake whose duration is a whole number of periods, that is X0). A group may be
+/// motion may begin at a time `start` (held at X0 before; t above is then t - start) and stop
+/// after `duration` seconds of motion; the vertices are then held where the motion left them
+/// (for a shake whose duration is a whole number of periods, that is X0). A group may be
 /// released at a time T: its vertices are constrained in every step that starts before T and
 /// free in every step that starts at T or later, keeping the prescribed velocity they had at the
 /// start of that step (the scene's "release_step": k is T = (k - 1) dt: constrained during steps
@@ -30,6 +31,7 @@ struct PrescribedMotion {
   Vec3 point = Vec3::Zero();       ///< twist: a point on the axis line [m]
   double angular_velocity = 0.0;   ///< twist: [rad/s], right-handed about `axis`
   double duration = std::numeric_limits<double>::infinity();  ///< motion time [s], then held
+  double start = 0.0;  ///< the motion begins at this time [s]; held at x0 before
 
   /// Position at time t of a vertex that starts at x0.
   Vec3 position(const Vec3& x0, double t) const;

@@ -98,6 +98,7 @@ PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, doubl
   p.angular_velocity = m.angular_velocity;
   if (m.steps > 0) p.duration = m.steps * dt;
   if (m.duration > 0.0) p.duration = m.duration;
+  p.start = m.start;
   return p;
 }
 

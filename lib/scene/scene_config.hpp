@@ -72,7 +72,8 @@ struct MotionConfig {
   std::optional<Vec3> point;       ///< twist axis point [m]; default: the selection's centroid
   double angular_velocity = 0.0;   ///< twist [rad/s]
   int steps = 0;                   ///< moves during the first `steps` steps, then held; 0 = always
-  double duration = 0.0;           ///< or until t = duration [s]; 0 = not given
+  double duration = 0.0;           ///< or for `duration` seconds [s]; 0 = not given
+  double start = 0.0;              ///< begins at this time [s] (held at X0 before)
 };
 
 struct DirichletConfig {

@@ -63,6 +63,7 @@ MotionConfig motion_from_json(const json& j) {
     m.velocity = vec3(t.at("velocity"));
     m.steps = t.value("steps", 0);
     m.duration = t.value("duration", 0.0);
+    m.start = t.value("start", 0.0);
   } else if (j.contains("shake")) {
     const json& s = j["shake"];
     m.kind = MotionConfig::Kind::kShake;
@@ -71,6 +72,7 @@ MotionConfig motion_from_json(const json& j) {
     m.frequency = s.at("frequency").get<double>();
     m.steps = s.value("steps", 0);
     m.duration = s.value("duration", 0.0);
+    m.start = s.value("start", 0.0);
   } else if (j.contains("twist")) {
     const json& t = j["twist"];
     m.kind = MotionConfig::Kind::kTwist;
@@ -79,6 +81,7 @@ MotionConfig motion_from_json(const json& j) {
     m.angular_velocity = t.at("angular_velocity").get<double>();
     m.steps = t.value("steps", 0);
     m.duration = t.value("duration", 0.0);
+    m.start = t.value("start", 0.0);
   }
   return m;
 }

@@ -47,6 +47,33 @@ TEST(MotionRun, TranslatedEndReleasedMidRunWithWindFinishes) {
   EXPECT_LT(cli::column(wind_only / "energy.csv", "wind")[6], 0.0);
 }
 
+// "start": the +x end is held until t = 0.03 s (3 steps of 10 ms), then translates: with no
+// gravity nothing moves before, and from then on the prescribed end carries kinetic energy.
+// A negative start is bad input naming its pointer.
+TEST(MotionRun, ALateStartingMotionHoldsUntilItsStart) {
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["time"]["steps"] = 6;
+  s["gravity"] = {0, 0, 0};
+  s["objects"][0]["dirichlet"].push_back(
+      {{"select", {{"side", "+x"}}},
+       {"motion", {{"translate", {{"velocity", {0.0, 0.0, 0.5}}, {"start", 0.03}}}}}});
+  const fs::path out = tmp / "out";
+  const fs::path scene = tmp.write("s.json", s);
+  const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const std::vector<double> kinetic = cli::column(out / "energy.csv", "kinetic");
+  ASSERT_EQ(kinetic.size(), 7u);
+  for (int step = 0; step <= 2; ++step) EXPECT_EQ(kinetic[step], 0.0) << "step " << step;
+  for (int step = 4; step <= 6; ++step) EXPECT_GT(kinetic[step], 0.0) << "step " << step;
+
+  const Result bad = cli::run({"run", scene.string(), "-o", (tmp / "bad").string(), "--set",
+                               "/objects/0/dirichlet/1/motion/translate/start=-1"});
+  EXPECT_EQ(bad.code, 1) << bad.describe();
+  EXPECT_NE(bad.all().find("/objects/0/dirichlet/1/motion/translate/start"), std::string::npos)
+      << bad.describe();
+}
+
 TEST(MotionRun, ShakeBarSceneRunsAFewSteps) {
   TempDir tmp;
   const Result r = cli::run({"run", (cli::kSourceDir / "scenes" / "shake_bar.json").string(), "-o",

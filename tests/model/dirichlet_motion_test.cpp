@@ -63,6 +63,24 @@ TEST(PrescribedMotion, ShakeIsSinusoidalAndBackAtRestAfterWholePeriods) {
   EXPECT_EQ(m.velocity_at(x0, 3.0), Vec3::Zero());
 }
 
+// A late start (the thesis' cloth falls first and is shaken from t = 1 s): held at x0 before,
+// then the same motion shifted by `start`, its duration counted from the start.
+TEST(PrescribedMotion, ALateStartHoldsThenRunsTheShiftedMotion) {
+  PrescribedMotion late = shake(0.1, 2.0, Vec3::UnitY(), 0.5);
+  late.start = 1.0;
+  const PrescribedMotion early = shake(0.1, 2.0, Vec3::UnitY(), 0.5);
+  const Vec3 x0(1, 0, 0);
+  for (double t : {0.0, 0.4, 0.999}) {
+    EXPECT_EQ(late.position(x0, t), x0) << t;
+    EXPECT_EQ(late.velocity_at(x0, t), Vec3::Zero()) << t;
+  }
+  for (double tau : {0.0, 0.125, 0.3, 0.49, 0.7, 2.0}) {
+    EXPECT_NEAR((late.position(x0, 1.0 + tau) - early.position(x0, tau)).norm(), 0.0, 1e-15) << tau;
+    EXPECT_NEAR((late.velocity_at(x0, 1.0 + tau) - early.velocity_at(x0, tau)).norm(), 0.0, 1e-12)
+        << tau;
+  }
+}
+
 TEST(PrescribedMotion, TwistRotatesAboutTheAxisLineByOmegaT) {
   const PrescribedMotion m = twist(Vec3::UnitX(), Vec3(0, 1, 1), kPi / 2);  // 90 deg per second
   const Vec3 x0(3, 2, 1);  // offset (0, 1, 0) from the axis line
@@ -77,7 +95,8 @@ TEST(PrescribedMotion, VelocityIsTheTimeDerivativeOfPosition) {
   for (const PrescribedMotion& m :
        {translate(Vec3(1, 2, 3)), shake(0.05, 3.0, Vec3(1, 1, 0).normalized(), 10.0),
         twist(Vec3(0, 0.6, 0.8), Vec3(0.1, 0.2, 0.3), 2.5)}) {
-    for (double t : {0.0, 0.17, 0.61}) {
+    // Not at t = 0: the motion starts there (held before), a kink in the position.
+    for (double t : {0.01, 0.17, 0.61}) {
       const double eps = 1e-6;
       const Vec3 fd = (m.position(x0, t + eps) - m.position(x0, t - eps)) / (2 * eps);
       // Central difference error O(eps^2 |x'''|) ~ 1e-10 here.
