@@ -29,17 +29,20 @@ MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const Scen
     m.mesh.regions.insert(m.mesh.regions.end(), p.mesh.regions.begin(), p.mesh.regions.end());
     m.material_region.insert(m.material_region.end(), p.material_region.begin(),
                              p.material_region.end());
-    m.youngs.segment(t0, nt) = p.youngs;
-    m.poisson.segment(t0, nt) = p.poisson;
-    m.density.segment(t0, nt) = p.density;
-    const MaterialConfig& material = scene.objects[i].material;
-    for (const auto& edge : p.mesh.edges) {
+    if (nt > 0) {
+      m.youngs.segment(t0, nt) = p.youngs;
+      m.poisson.segment(t0, nt) = p.poisson;
+      m.density.segment(t0, nt) = p.density;
+    }
+    for (size_t s = 0; s < p.mesh.edges.size(); ++s) {
+      const auto& edge = p.mesh.edges[s];
       m.springs.push_back({edge[0] + v0, edge[1] + v0});
-      spring_stiffness.push_back(material.stiffness);
+      spring_stiffness.push_back(p.spring_stiffness[static_cast<Eigen::Index>(s)]);
       m.mesh.edges.push_back(m.springs.back());
     }
     if (!p.mesh.edges.empty())
-      m.point_mass.segment(3 * v0, 3 * nv).setConstant(material.particle_mass);
+      for (int v = 0; v < nv; ++v)
+        m.point_mass.segment<3>(3 * (v0 + v)).setConstant(p.particle_mass[v]);
     for (DirichletGroup group : p.groups) {
       for (int& v : group.vertices) v += v0;
       m.groups.push_back(std::move(group));

@@ -141,6 +141,40 @@ void assign_material_fields(const ObjectConfig& object, size_t index, const std:
   p.youngs *= object.material.youngs_scale;  // DAC: E scaled by r_1
 }
 
+/// Per-spring stiffness and per-particle mass of a mass-spring object, then the regions'
+/// overrides: a region's "stiffness" applies to the springs whose midpoint it selects, its
+/// "particle_mass" to the particles it selects.
+void assign_spring_fields(const ObjectConfig& object, size_t index, const std::string& scene_file,
+                          ObjectPieces& p) {
+  const auto& edges = p.mesh.edges;
+  p.spring_stiffness =
+      VecX::Constant(static_cast<Eigen::Index>(edges.size()), object.material.stiffness);
+  p.particle_mass = VecX::Constant(p.mesh.num_vertices(), object.material.particle_mass);
+  MatX3 midpoints(edges.size(), 3);
+  for (size_t s = 0; s < edges.size(); ++s)
+    midpoints.row(s) = 0.5 * (p.mesh.vertices.row(edges[s][0]) + p.mesh.vertices.row(edges[s][1]));
+  for (size_t r = 0; r < object.regions.size(); ++r) {
+    const RegionConfig& region = object.regions[r];
+    const std::string where =
+        scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
+    bool any = false;
+    if (region.stiffness) {
+      const std::vector<int> springs =
+          select_or_explain(where, [&] { return select_vertices(midpoints, region.select); });
+      for (int s : springs) p.spring_stiffness[s] = *region.stiffness;
+      any = any || !springs.empty();
+    }
+    if (region.particle_mass) {
+      const std::vector<int> particles =
+          select_or_explain(where, [&] { return select_vertices(p.mesh.vertices, region.select); });
+      for (int v : particles) p.particle_mass[v] = *region.particle_mass;
+      any = any || !particles.empty();
+    }
+    require(any,
+            where + ": selects no spring midpoint or particle of object '" + object.name + "'");
+  }
+}
+
 /// One DirichletGroup per dirichlet entry (motions are set once the initial positions are known).
 void add_dirichlet_groups(const ObjectConfig& object, size_t index, const std::string& scene_file,
                           double dt, ObjectPieces& p) {
@@ -165,7 +199,10 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
                           double dt, std::vector<std::string>& notes) {
   ObjectPieces p;
   p.mesh = load_object_mesh(object, index, scene_file, notes);
-  assign_material_fields(object, index, scene_file, p);
+  if (p.mesh.edges.empty())
+    assign_material_fields(object, index, scene_file, p);
+  else
+    assign_spring_fields(object, index, scene_file, p);
   add_dirichlet_groups(object, index, scene_file, dt, p);
   p.initial_positions = p.mesh.vertices;
   for (const auto& scale : object.initial.axial_scales)

@@ -16,6 +16,8 @@ struct ObjectPieces {
   MatX3 initial_positions;
   VecX youngs, poisson, density;
   std::vector<int> material_region;    ///< 1 + index of the last scene region covering a tet, or 0
+  VecX spring_stiffness;               ///< per spring (mesh.edges) of a mass-spring object [N/m]
+  VecX particle_mass;                  ///< per vertex of a mass-spring object [kg]
   std::vector<DirichletGroup> groups;  ///< one per dirichlet entry (object vertex numbering)
 };
 

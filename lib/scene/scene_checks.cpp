@@ -191,8 +191,20 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
       if (graph && object.at("material").contains("E_file"))
         out.push_back(
             {at + "/material/E_file", "a mass-spring object has no tetrahedra to assign E to"});
-      if (graph && !object.at("regions").empty())
-        out.push_back({at + "/regions", "a mass-spring object has no tetrahedra for regions"});
+      const json& regions = object.at("regions");
+      for (std::size_t r = 0; r < regions.size(); ++r) {
+        for (const char* key : {"E", "nu", "density", "stiffness", "particle_mass"}) {
+          const bool spring_key =
+              std::string(key) == "stiffness" || std::string(key) == "particle_mass";
+          if (regions[r].contains(key) && spring_key != graph)
+            out.push_back({at + "/regions/" + std::to_string(r) + "/" + key,
+                           graph ? "a mass-spring object's regions override 'stiffness' and "
+                                   "'particle_mass' (it has no tetrahedra)"
+                                 : "a tetrahedral object's regions override 'E', 'nu' and "
+                                   "'density' ('" +
+                                       std::string(key) + "' is for mass-spring objects)"});
+        }
+      }
     }
     if (object.contains("reference")) {
       const json& reference = object["reference"].at("mesh");
@@ -220,10 +232,12 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
       const std::string rat = at + "/regions/" + std::to_string(r);
       check_select(regions[r].at("select"), rat + "/select", out);
       if (!regions[r].contains("E") && !regions[r].contains("nu") &&
-          !regions[r].contains("density"))
+          !regions[r].contains("density") && !regions[r].contains("stiffness") &&
+          !regions[r].contains("particle_mass"))
         out.push_back({rat,
-                       "expected at least one of 'E', 'nu', 'density' to override, found "
-                       "only 'select'"});
+                       "expected at least one of 'E', 'nu', 'density' (or 'stiffness', "
+                       "'particle_mass' for a mass-spring object) to override, found only "
+                       "'select'"});
     }
     const json& dirichlet = object.at("dirichlet");
     for (std::size_t d = 0; d < dirichlet.size(); ++d) {

@@ -57,7 +57,9 @@ struct MaterialConfig {
 /// Overrides material parameters on the tets selected by `select` (centroid inside).
 struct RegionConfig {
   Selection select;
-  std::optional<double> E, nu, density;
+  std::optional<double> E, nu, density;  ///< tet objects (by tet centroid)
+  std::optional<double> stiffness;       ///< mass-spring objects: springs by midpoint [N/m]
+  std::optional<double> particle_mass;   ///< mass-spring objects: particles [kg]
 };
 
 /// Prescribed motion of a Dirichlet selection ("motion" of a dirichlet entry).

@@ -135,6 +135,8 @@ ObjectConfig object_from_json(const json& j) {
     region.E = optional_number(r, "E");
     region.nu = optional_number(r, "nu");
     region.density = optional_number(r, "density");
+    region.stiffness = optional_number(r, "stiffness");
+    region.particle_mass = optional_number(r, "particle_mass");
     o.regions.push_back(std::move(region));
   }
   for (const json& d : j.at("dirichlet")) {
