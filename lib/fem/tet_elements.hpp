@@ -25,15 +25,18 @@ struct TetElements {
 /// non-positive volume (call orient_tets on the mesh first).
 TetElements precompute_tet_elements(const MatX3& rest, const MatX4i& tets);
 
-/// F for element e at full positions q (flat 3n), Eq. F = Ds Dm^{-1}.
-inline Mat3 deformation_gradient(const TetElements& el, int e, const VecX& q) {
+/// Ds = [x1 - x0, x2 - x0, x3 - x0] of element e at full positions q (flat 3n).
+inline Mat3 edge_matrix(const TetElements& el, int e, const VecX& q) {
   const auto t = el.tets.row(e);
   const Vec3 x0 = q.segment<3>(3 * t[0]);
   Mat3 Ds;
-  Ds.col(0) = q.segment<3>(3 * t[1]) - x0;
-  Ds.col(1) = q.segment<3>(3 * t[2]) - x0;
-  Ds.col(2) = q.segment<3>(3 * t[3]) - x0;
-  return Ds * el.dm_inverse[e];
+  for (int c = 0; c < 3; ++c) Ds.col(c) = q.segment<3>(3 * t[c + 1]) - x0;
+  return Ds;
+}
+
+/// F for element e at full positions q (flat 3n), Eq. F = Ds Dm^{-1}.
+inline Mat3 deformation_gradient(const TetElements& el, int e, const VecX& q) {
+  return edge_matrix(el, e, q) * el.dm_inverse[e];
 }
 
 /// Volume and shape-function gradients of element e with the full positions `reference` as its
@@ -41,10 +44,7 @@ inline Mat3 deformation_gradient(const TetElements& el, int e, const VecX& q) {
 /// False (outputs unset) when the element is inverted or degenerate there.
 inline bool reference_geometry(const TetElements& el, int e, const VecX& reference, double& volume,
                                TetGradients& G) {
-  const auto t = el.tets.row(e);
-  const Vec3 x0 = reference.segment<3>(3 * t[0]);
-  Mat3 Ds;
-  for (int c = 0; c < 3; ++c) Ds.col(c) = reference.segment<3>(3 * t[c + 1]) - x0;
+  const Mat3 Ds = edge_matrix(el, e, reference);
   volume = Ds.determinant() / 6.0;
   if (!(volume > 0.0)) return false;
   const Mat3 inverse = Ds.inverse();

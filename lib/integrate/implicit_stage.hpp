@@ -41,6 +41,8 @@ class ImplicitStageSolver {
   /// forgets any factorization kept for reuse, unless settings.reuse_across_steps carries it
   /// into this step.
   void begin_step(Model& model, const VecX& q);
+  /// D as begin_step() froze it (empty without damping).
+  const SpMat& damping_matrix() const { return m_D; }
 
   /// Full (projected) Newton on Phi from the guess x (overwritten). Converged when the stage's
   /// velocity residual tau |M_lumped^-1 grad Phi| <= tolerance (thesis Ch. 4 residual, the

@@ -10,23 +10,14 @@ namespace simrun {
 ReversibleCorotated::ReversibleCorotated(const IntegratorSettings& settings)
     : m_solver(settings.linear_solver()), m_mass(settings.linear_solver) {}
 
-VecX ReversibleCorotated::external_gradient(const Model& model, const VecX& q) const {
-  VecX total, elastic;
-  model.potential_gradient(q, total, elastic);
-  return total - elastic;
-}
-
 Status ReversibleCorotated::step(Model& model, State& state, double h, StepStats& stats) {
   if (!all_elastic_terms_corotated(model))
     throw InputError("reversible_corotated needs every object's material to be 'corotated'");
   model.refresh_pattern();
   const VecX x_k = model.full_positions(state.q);
-  // A = M + (h^2/4) (K_R(k) + K_other(q_k)): the other terms' stiffness is K - K_elastic.
+  // A = M + (h^2/4) (K_R(k) + K_other(q_k)).
   SpMat A;
-  model.stiffness(state.q, A, /*project_psd=*/false);
-  SpMat elastic;
-  model.elastic_stiffness(state.q, elastic);
-  add_scaled(A, -1.0, elastic);
+  model.non_elastic_stiffness(state.q, A);
   add_corotational_stiffness(model, x_k, 1.0, A);
   Eigen::Map<VecX>(A.valuePtr(), A.nonZeros()) *= 0.25 * h * h;
   add_scaled(A, 1.0, model.mass());
@@ -46,7 +37,9 @@ Status ReversibleCorotated::step(Model& model, State& state, double h, StepStats
   VecX g_rot_full = VecX::Zero(model.dofs().num_full());
   add_corotational_gradient(model, model.full_positions(q_next), model.full_positions(q_mid),
                             g_rot_full);
-  const VecX force = model.restrict_vector(g_rot_full) + external_gradient(model, q_mid);
+  VecX g_other;
+  model.non_elastic_gradient(q_mid, g_other);
+  const VecX force = model.restrict_vector(g_rot_full) + g_other;
   const VecX p_next = model.apply_mass(v) - 0.5 * h * force;
   VecX v_next;
   if (const Status s = m_mass.solve_mass(model, p_next, v_next, stats); s != Status::kSuccess)

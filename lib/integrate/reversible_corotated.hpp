@@ -25,9 +25,6 @@ class ReversibleCorotated final : public Integrator {
   Status step(Model& model, State& state, double h, StepStats& stats) override;
 
  private:
-  /// dU/dq at q of every term but the elastic ones (gravity, springs, obstacles).
-  VecX external_gradient(const Model& model, const VecX& q) const;
-
   std::unique_ptr<LinearSolver> m_solver;
   AccelerationSolver m_mass;
 };

@@ -21,17 +21,17 @@ class ImplicitViscousDamping final : public StageTerm {
     return m_c * viscous_potential(m_model, m_a, end(x));
   }
   void add_gradient(const VecX& x, VecX& g) const override {
-    VecX impulse = VecX::Zero(m_a.size());  // -grad_b W_d
-    add_viscous_impulse(m_model, 1.0, m_a, end(x), impulse);
-    g -= (m_c / m_alpha) * m_model.restrict_vector(impulse);
+    // d/dx = (1/alpha) grad_b W_d, and viscous_impulse() is -grad_b W_d for k_d = 1.
+    g -= (m_c / m_alpha) * viscous_impulse(m_model, 1.0, m_q, next(x));
   }
   void add_hessian(const VecX& x, SpMat& H, bool project_psd) const override {
     add_viscous_hessian(m_model, m_a, end(x), m_c / (m_alpha * m_alpha), H, project_psd);
   }
 
  private:
-  /// Full positions of q_{k+1} = q_k + (x - q_k) / alpha.
-  VecX end(const VecX& x) const { return m_model.full_positions(m_q + (x - m_q) / m_alpha); }
+  /// q_{k+1} = q_k + (x - q_k) / alpha, free and full.
+  VecX next(const VecX& x) const { return m_q + (x - m_q) / m_alpha; }
+  VecX end(const VecX& x) const { return m_model.full_positions(next(x)); }
   const Model& m_model;
   VecX m_q, m_a;
   double m_alpha, m_c;
@@ -108,63 +108,52 @@ Status VariationalAlpha::solve_implicit(Model& model, const State& state, double
   return m_stage_solver.solve(model, stage, x, stats);
 }
 
-VecX VariationalAlpha::viscous_impulse(const Model& model, const VecX& q,
-                                       const VecX& q_next) const {
-  VecX impulse_full = VecX::Zero(model.dofs().num_full());
-  add_viscous_impulse(model, m_settings.viscous_k_d, model.full_positions(q),
-                      model.full_positions(q_next), impulse_full);
-  return model.restrict_vector(impulse_full);
-}
-
 Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats& stats) {
   model.refresh_pattern();
   if (m_alpha > 0.0 && m_alpha < 1.0 && m_settings.viscous_k_d == 0.0 && model.is_quadratic() &&
       model.damping_is_constant())
     return linear_step(model, state, h, stats);
-  const bool damped = model.has_damping();
-  VecX v;        // the interval's velocity v_{k+1} = (q_{k+1} - q_k) / h
-  VecX q_a;      // the quadrature point
-  VecX impulse;  // h (dW/dq(q_a) + D v): the total force impulse of the step
+  // v = (q_{k+1} - q_k) / h, the quadrature point q_a, and the velocity the Rayleigh force is
+  // taken at (v, or v_k = M^-1 p_k for the explicit alpha = 0).
+  VecX v, q_a, damped_velocity;
+  const SpMat* D = nullptr;
   if (m_alpha == 0.0) {
-    // q_a = q_k: M v = p_k - h (dW/dq(q_k) + D v_k).
     q_a = state.q;
-    model.potential_gradient(q_a, impulse);
-    if (damped) impulse += m_mass.damping(model, state.q) * state.v;
-    impulse *= h;
-    VecX dv;
-    if (const Status s = m_mass.solve_mass(model, impulse, dv, stats); s != Status::kSuccess)
-      return s;
-    v = state.v - dv;
+    damped_velocity = state.v;
   } else if (m_alpha == 1.0) {
-    // M v = p_k: v = M^-1 p_k, q_a = q_{k+1}.
-    v = state.v;
+    v = state.v;  // M v = p_k
     q_a = state.q + h * v;
-    model.potential_gradient(q_a, impulse);
-    if (damped) impulse += m_mass.damping(model, state.q) * v;
-    impulse *= h;
+    damped_velocity = v;
   } else {
     if (const Status s = solve_implicit(model, state, h, q_a, stats); s != Status::kSuccess)
       return s;
     v = (q_a - state.q) / (m_alpha * h);
-    model.potential_gradient(q_a, impulse);
-    if (damped) impulse += m_mass.damping(model, state.q) * v;
-    impulse *= h;
+    damped_velocity = v;
+    D = &m_stage_solver.damping_matrix();  // the D the minimization used
   }
-  // p_{k+1} = p_k + F^{d-} - impulse (re-injected), or M v - alpha impulse (Eq. 3.11).
-  const bool viscous = m_settings.viscous_k_d > 0.0;
-  const bool implicit_viscous = viscous && m_settings.viscous_implicit;
-  VecX p_next;
-  if (m_settings.reinject_residual) {
-    p_next = model.apply_mass(state.v) - impulse;
-    if (implicit_viscous) p_next += viscous_impulse(model, state.q, state.q + h * v);
-  } else {
-    p_next = model.apply_mass(v) - m_alpha * impulse;
+  // impulse = h (dW/dq(q_a) + D v): the step's total force impulse.
+  VecX impulse;
+  model.potential_gradient(q_a, impulse);
+  if (model.has_damping()) {
+    if (!D) D = &m_mass.damping(model, state.q);
+    impulse += *D * damped_velocity;
   }
-  if (viscous && !implicit_viscous) {
-    // F^{d+} of this interval = F_dampExp(q_k, q_{k+1}) (thesis Sec. 3.2.9, digest 004 Sec. 5.4:
-    // the impulse as defined, not multiplied by h), applied at q_{k+1}.
-    p_next += viscous_impulse(model, state.q, state.q + h * v);
+  impulse *= h;
+  if (m_alpha == 0.0) {
+    VecX dv;  // M v = p_k - impulse
+    if (const Status s = m_mass.solve_mass(model, impulse, dv, stats); s != Status::kSuccess)
+      return s;
+    v = state.v - dv;
   }
+  // p_{k+1} = p_k - impulse + F_damp (re-injected), or M v - alpha impulse (Eq. 3.11) + F_damp.
+  // F_damp: the explicit form's F^{d+} = F_dampExp(q_k, q_{k+1}) (thesis Sec. 3.2.9, digest 004
+  // Sec. 5.4: the impulse as defined, not multiplied by h), or the implicit form's F^{d-}, which
+  // M v already holds and only the re-injected update adds.
+  const bool reinject = m_settings.reinject_residual;
+  VecX p_next = reinject ? VecX(model.apply_mass(state.v) - impulse)
+                         : VecX(model.apply_mass(v) - m_alpha * impulse);
+  if (m_settings.viscous_k_d > 0.0 && (reinject || !m_settings.viscous_implicit))
+    p_next += viscous_impulse(model, m_settings.viscous_k_d, state.q, state.q + h * v);
   VecX v_next;
   if (const Status s = m_mass.solve_mass(model, p_next, v_next, stats); s != Status::kSuccess)
     return s;

@@ -25,8 +25,8 @@
 /// The momentum update uses the force at the solution, p_{k+1} = p_k - h (...), which is the
 /// thesis' residual re-injection (Sec. 3.2.11: the Lilyan's residual r at the returned v is
 /// carried into p_{k+1} = M v - alpha h (...) - r): internal forces sum to zero, so linear
-/// momentum is kept to round-off however loose the Newton tolerance. Without re-injection
-/// ("reinject_residual": false) p_{k+1} = M v - alpha h (...), which drifts with the residual.
+/// momentum is kept to round-off however loose the Newton tolerance. "reinject_residual": false
+/// gives the plain update p_{k+1} = M v - alpha h (...) (the same step when Newton converged).
 ///
 /// With settings.viscous_k_d > 0 the Kharevych visco-elastic damping impulse
 /// F_dampExp(q_k, q_{k+1}) = -k_D grad W_d(q_k, q_{k+1}) (model/viscous_damping.hpp) is this
@@ -62,8 +62,6 @@ class VariationalAlpha final : public ImplicitIntegrator {
  private:
   /// The Lilyan minimization for 0 < alpha < 1: q_a into x.
   Status solve_implicit(Model& model, const State& state, double h, VecX& x, StepStats& stats);
-  /// F^{d+} or F^{d-} of the visco-elastic damping for the step from q to q + h v (free DOFs).
-  VecX viscous_impulse(const Model& model, const VecX& q, const VecX& q_next) const;
   /// The linear-elasticity step (0 < alpha < 1, quadratic model, constant damping).
   Status linear_step(Model& model, State& state, double h, StepStats& stats);
 

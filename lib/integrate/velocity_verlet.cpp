@@ -49,12 +49,9 @@ Status VelocityVerlet::step(Model& model, State& state, double h, StepStats& sta
   if (m_viscous_k_d > 0.0) {
     // Kharevych's explicit visco-elastic damping F_dampExp(q_n, q_{n+1}), the interval's
     // F^{d+} (model/viscous_damping.hpp): v_{n+1} += M^-1 impulse.
-    VecX impulse_full = VecX::Zero(model.dofs().num_full());
-    add_viscous_impulse(model, m_viscous_k_d, model.full_positions(state.q),
-                        model.full_positions(q1), impulse_full);
     VecX dv;
-    if (const Status s =
-            m_acceleration.solve_mass(model, model.restrict_vector(impulse_full), dv, stats);
+    if (const Status s = m_acceleration.solve_mass(
+            model, viscous_impulse(model, m_viscous_k_d, state.q, q1), dv, stats);
         s != Status::kSuccess)
       return s;
     v1 += dv;

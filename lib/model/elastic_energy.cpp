@@ -70,10 +70,7 @@ void ElasticEnergy::add_hessian_from(const VecX& reference, const VecX& x, doubl
     double volume;
     TetGradients G;
     if (!reference_geometry(m_elements, e, reference, volume, G)) return;
-    Mat3 Ds;
-    const auto t = m_elements.tets.row(e);
-    for (int c = 0; c < 3; ++c) Ds.col(c) = x.segment<3>(3 * t[c + 1]) - x.segment<3>(3 * t[0]);
-    const Mat3 F = Ds * G.bottomRows<3>();
+    const Mat3 F = edge_matrix(m_elements, e, x) * G.bottomRows<3>();  // Ds(x) Ds(reference)^-1
     const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
                                : m_material->first_piola_derivative(F, m_parameters[e]);
     m_slots.add(e, element_hessian(G, scale * volume, D), values);

@@ -257,6 +257,20 @@ void Model::elastic_stiffness(const VecX& q, SpMat& K, bool project_psd) {
   });
 }
 
+void Model::non_elastic_gradient(const VecX& q, VecX& g) const {
+  const VecX x = full_positions(q);
+  VecX full = VecX::Zero(x.size());
+  for (const auto& term : m_terms)
+    if (term->name() != kElasticTermName) term->add_gradient(x, full);
+  g = m_dofs.restrict_vector(full);
+}
+
+void Model::non_elastic_stiffness(const VecX& q, SpMat& K) {
+  assemble_hessian(q, K, [&](const EnergyTerm& term, const VecX& x, double* values) {
+    if (term.name() != kElasticTermName) term.add_hessian(x, values, /*project_psd=*/false);
+  });
+}
+
 template <class AddTerm>
 void Model::assemble_hessian(const VecX& q, SpMat& K, const AddTerm& add_term) {
   refresh_pattern();

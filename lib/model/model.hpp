@@ -105,6 +105,11 @@ class Model {
   /// The stiffness of the elastic terms alone, element Hessians PSD-projected when asked
   /// (EigenFit's modes, digest 003 Sec. 5).
   void elastic_stiffness(const VecX& q, SpMat& K, bool project_psd = false);
+  /// Gradient and stiffness of every term except the elastic ones (gravity, springs, obstacles,
+  /// wind): what an integrator that treats the elastic force itself adds on top
+  /// (integrate/reversible_corotated.hpp).
+  void non_elastic_gradient(const VecX& q, VecX& g) const;
+  void non_elastic_stiffness(const VecX& q, SpMat& K);
   static constexpr const char* kElasticTermName = "elastic";
   /// K of the elastic terms at the full rest configuration (constrained DOFs at rest too, not at
   /// their prescribed positions): the rest state of EigenFit's ratios.

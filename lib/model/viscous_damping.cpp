@@ -23,10 +23,7 @@ int for_each_step_element(const Model& model, const VecX& a, const VecX& b, cons
         ++skipped;
         continue;
       }
-      const auto t = el.tets.row(e);
-      Mat3 Ds;
-      for (int c = 0; c < 3; ++c) Ds.col(c) = b.segment<3>(3 * t[c + 1]) - b.segment<3>(3 * t[0]);
-      f(*elastic, e, Mat3(Ds * G.bottomRows<3>()), volume, G);
+      f(*elastic, e, Mat3(edge_matrix(el, e, b) * G.bottomRows<3>()), volume, G);
     }
   }
   return skipped;
@@ -45,6 +42,12 @@ int add_viscous_impulse(const Model& model, double k_d, const VecX& a, const Vec
         const auto t = term.elements().tets.row(e);
         for (int n = 0; n < 4; ++n) impulse.segment<3>(3 * t[n]) -= k_d * g.col(n);
       });
+}
+
+VecX viscous_impulse(const Model& model, double k_d, const VecX& q, const VecX& q_next) {
+  VecX impulse = VecX::Zero(model.dofs().num_full());
+  add_viscous_impulse(model, k_d, model.full_positions(q), model.full_positions(q_next), impulse);
+  return model.restrict_vector(impulse);
 }
 
 double viscous_potential(const Model& model, const VecX& a, const VecX& b) {

@@ -20,6 +20,10 @@ namespace simrun {
 int add_viscous_impulse(const Model& model, double k_d, const VecX& a, const VecX& b,
                         VecX& impulse);
 
+/// The same over free DOFs: the impulse -k_d grad W_d for the step from free positions q to
+/// q_next (prescribed DOFs at the model's current values in both).
+VecX viscous_impulse(const Model& model, double k_d, const VecX& q, const VecX& q_next);
+
 /// W_d(a, b) summed over the model's elastic terms.
 double viscous_potential(const Model& model, const VecX& a, const VecX& b);
 

@@ -13,15 +13,22 @@ using cli::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-TEST(MotionRun, TranslatedEndReleasedMidRunWithWindFinishes) {
-  TempDir tmp;
+/// The tiny bar, 6 steps, no gravity, its +x end translated at 0.5 m/s along z (`translate`
+/// holds the motion's keys; more keys of the dirichlet entry in `entry`).
+json translated_end_scene(json translate = json::object(), json entry = json::object()) {
   json s = cli::tiny_scene();
   s["time"]["steps"] = 6;
   s["gravity"] = {0, 0, 0};
-  s["objects"][0]["dirichlet"].push_back(
-      {{"select", {{"side", "+x"}}},
-       {"motion", {{"translate", {{"velocity", {0.0, 0.0, 0.5}}}}}},
-       {"release_step", 4}});
+  translate["velocity"] = {0.0, 0.0, 0.5};
+  entry["select"] = {{"side", "+x"}};
+  entry["motion"] = {{"translate", translate}};
+  s["objects"][0]["dirichlet"].push_back(entry);
+  return s;
+}
+
+TEST(MotionRun, TranslatedEndReleasedMidRunWithWindFinishes) {
+  TempDir tmp;
+  json s = translated_end_scene({}, {{"release_step", 4}});
   s["wind"] = {{"pressure", 2.0},
                {"direction", {0, 1, 0}},
                {"gust", {{"amplitude", 0.5}, {"frequency", 3}}}};
@@ -52,12 +59,7 @@ TEST(MotionRun, TranslatedEndReleasedMidRunWithWindFinishes) {
 // A negative start is bad input naming its pointer.
 TEST(MotionRun, ALateStartingMotionHoldsUntilItsStart) {
   TempDir tmp;
-  json s = cli::tiny_scene();
-  s["time"]["steps"] = 6;
-  s["gravity"] = {0, 0, 0};
-  s["objects"][0]["dirichlet"].push_back(
-      {{"select", {{"side", "+x"}}},
-       {"motion", {{"translate", {{"velocity", {0.0, 0.0, 0.5}}, {"start", 0.03}}}}}});
+  const json s = translated_end_scene({{"start", 0.03}});
   const fs::path out = tmp / "out";
   const fs::path scene = tmp.write("s.json", s);
   const Result r = cli::run({"run", scene.string(), "-o", out.string(), "--quiet"});

@@ -79,7 +79,9 @@ TEST(ViscousDamping, ARigidMotionDuringTheStepIsNotDamped) {
   // psi(R) = 0 with P(R) = 0 up to round-off in F = Ds(b) Ds(a)^-1 (~1e-15 relative); compared
   // with the impulse of a 5 cm displacement of one vertex.
   EXPECT_LT(impulse.norm(), 1e-10 * deformed_impulse.norm());
-  EXPECT_NEAR(viscous_potential(*model, a, b), 0.0, 1e-12);
+  // psi(R) = 0 likewise: round-off of psi ~ mu |F - R|^2 with |F - R| ~ 1e-15, against the
+  // ~1e-2 J the 5 cm displacement stores.
+  EXPECT_LT(viscous_potential(*model, a, b), 1e-10 * viscous_potential(*model, a, c));
 }
 
 /// Energy lost over 1 s by `name` at step h from the deformed spinning bar.
