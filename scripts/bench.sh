@@ -121,6 +121,13 @@ rows.append(("variational midpoint step, linear / one back-solve", r, "<= 2",
              None if r is None else r <= 2))
 r = counters_of("BM_VerletStepRod160").get("step_per_gradient")
 rows.append(("Verlet step, 160-tet rod / one gradient", r, "<= 2", None if r is None else r <= 2))
+# Issue 9 (benchmarks/overlap_bench.cpp): exact tet-tet overlap volumes for coarsening.
+ov = get("BM_TetIntersectionVolume")
+rate = ov[1] if ov else None
+rows.append(("tet-tet overlap volume, 1 thread [pairs/s]", rate, ">= 1e6",
+             None if rate is None else rate >= 1e6))
+rows.append(("  whole tet_overlaps(), 197k x 640 tets [ms]", t("BM_TetOverlaps/threads:1"),
+             "(info)", None))
 h2 = t("BM_ElasticHessian/threads:2")
 r = h1[0] / h2 if h1 and h2 else None
 rows.append(("Hessian speedup, 2 threads / 1 thread", r, "(info)", None))

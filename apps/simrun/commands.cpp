@@ -14,7 +14,9 @@
 #include "io/progress.hpp"
 #include "output_folder.hpp"
 #include "run_record.hpp"
+#include "scene/coarsening_files.hpp"
 #include "scene/factory.hpp"
+#include "scene/object_coarsening.hpp"
 #include "scene/parse_scene.hpp"
 #include "sim/checkpoint.hpp"
 #include "sim/checkpoint_observer.hpp"
@@ -293,6 +295,35 @@ int modes_command(const CommonOptions& options, int count, bool write_shapes) {
               << (scene.output.dir / "modes.csv").string()
               << (write_shapes ? " and modes/*.vtu" : "") << "\n";
   }
+  return kExitFinished;
+}
+
+int coarsen_command(const CommonOptions& options) {
+  const SceneConfig scene = load(options);
+  std::vector<std::string> notes;
+  apply_threads(options, effective_threads(options, scene), notes);
+  print_notes(options, notes);
+  const std::filesystem::path out = scene.output.dir;
+  std::filesystem::create_directories(out);
+  std::filesystem::remove(out / "report.txt");
+  int coarsened = 0;
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
+    const ObjectConfig& object = scene.objects[i];
+    if (object.coarsening.method == CoarseningConfig::Method::kNone) continue;
+    std::vector<std::string> object_notes;
+    const ObjectPieces coarse =
+        build_object(object, i, scene.source.string(), scene.time.dt, object_notes);
+    const ObjectCoarsening coarsening =
+        coarsen_object(object, i, scene.source.string(), scene.time.dt, coarse,
+                       /*reuse_cache=*/false);
+    write_coarsening_files(out, object.name, coarsening, coarse.mesh);
+    print_notes(options, coarsening.notes);
+    ++coarsened;
+  }
+  require(coarsened > 0, scene.source.string() +
+                             ": no object has \"coarsening\": {\"method\": ...} other than none");
+  if (!options.quiet)
+    std::cerr << "simrun: coarsened " << coarsened << " object(s); wrote " << out.string() << "\n";
   return kExitFinished;
 }
 

@@ -26,5 +26,7 @@ int validate_command(const CommonOptions& options);
 int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps);
 /// `write_shapes`: also modes/mode_NNN.vtu (not with --csv-only).
 int modes_command(const CommonOptions& options, int count, bool write_shapes = true);
+/// `simrun coarsen`: the homogenized tensors of every coarsened object (docs/coarsening.md).
+int coarsen_command(const CommonOptions& options);
 
 }  // namespace simrun::app

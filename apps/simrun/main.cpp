@@ -123,18 +123,25 @@ int main(int argc, char** argv) {
   modes_cmd->add_option("--threads", options.threads, "Threads for assembly")->check(at_least(1));
   modes_cmd->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
 
+  CLI::App* coarsen = app.add_subcommand(
+      "coarsen", "Homogenized tensors of the scene's coarsened objects (docs/coarsening.md)");
+  add_scene_options(coarsen, options);
+  coarsen->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
+  coarsen->add_option("--threads", options.threads, "Threads")->check(at_least(1));
+  coarsen->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
+
   CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");
 
   SweepOptions sweep_options;
   CLI::App* sweep = add_sweep_subcommand(app, sweep_options);
 
   // CLI11 reports an unknown subcommand as a missing one; name it instead.
-  const std::vector<std::string> commands = {"run",    "validate", "modes",
+  const std::vector<std::string> commands = {"run",    "validate", "modes", "coarsen",
                                              "schema", "sweep",    "resume"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     std::cerr << "error: unknown command '" << argv[1]
-              << "' (expected run, resume, validate, modes, schema or sweep)";
+              << "' (expected run, resume, validate, modes, coarsen, schema or sweep)";
     if (auto near = simrun::nearest_name(argv[1], commands); !near.empty()) {
       std::cerr << "; did you mean '" << near << "'?";
     }
@@ -154,6 +161,7 @@ int main(int argc, char** argv) {
     if (*resume) return resume_command(options, resume_dir, resume_steps);
     if (*validate) return validate_command(options);
     if (*modes_cmd) return modes_command(options, modes, !modes_csv_only);
+    if (*coarsen) return coarsen_command(options);
     if (*sweep) return sweep_command(sweep_options);
     if (*schema) {
       std::cout << simrun::scene_schema_text();

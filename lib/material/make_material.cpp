@@ -5,6 +5,8 @@
 
 #include "core/error.hpp"
 #include "core/string_distance.hpp"
+#include "material/anisotropic_corotated.hpp"
+#include "material/anisotropic_linear.hpp"
 #include "material/arap.hpp"
 #include "material/corotated.hpp"
 #include "material/linear_elastic.hpp"
@@ -30,7 +32,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
   static const std::vector<std::pair<std::string, Factory>> models = {
       entry<LinearElastic>(), entry<CorotatedLinear>(),     entry<StVenantKirchhoff>(),
       entry<NeoHookean>(),    entry<NeoHookeanIsochoric>(), entry<StableNeoHookean>(),
-      entry<Arap>(),
+      entry<Arap>(),          entry<AnisotropicLinear>(),   entry<AnisotropicCorotated>(),
   };
   return models;
 }

@@ -30,9 +30,11 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
   auto& terms = out.terms;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
     if (scene.objects[i].material.model == "mass_spring") continue;  // springs below
+    // A coarsened object runs the anisotropic form of its model with its homogenized tensors.
+    const bool coarsened = scene.objects[i].coarsening.method != CoarseningConfig::Method::kNone;
     std::shared_ptr<const Material> material;
     try {
-      material = make_material(scene.objects[i].material.model);
+      material = make_material((coarsened ? "anisotropic_" : "") + scene.objects[i].material.model);
     } catch (const InputError& e) {
       throw InputError(scene.source.string() + ": " + object_pointer(i) +
                        "/material/model: " + e.what());
@@ -41,9 +43,13 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
     for (int e = objects.tet_offset[i]; e < objects.tet_offset[i + 1]; ++e) {
       lame.push_back(lame_from_young_poisson(objects.youngs[e], objects.poisson[e]));
     }
+    ElementMaterials parameters(std::move(lame));
+    if (coarsened || scene.objects[i].material.C)
+      parameters.stiffness.assign(objects.stiffness.begin() + objects.tet_offset[i],
+                                  objects.stiffness.begin() + objects.tet_offset[i + 1]);
     terms.push_back(std::make_unique<ElasticEnergy>(
         slice(elements, objects.tet_offset[i], objects.tet_offset[i + 1]), material,
-        std::move(lame), objects.num_vertices()));
+        std::move(parameters), objects.num_vertices()));
   }
   if (!objects.springs.empty()) {
     terms.push_back(std::make_unique<SpringEnergy>(objects.springs, objects.spring_stiffness,

@@ -1,13 +1,16 @@
 #include "scene/factory.hpp"
 
+#include "coarsen/display_map.hpp"
 #include "core/error.hpp"
 #include "fem/mass.hpp"
+#include "integrate/adaptive_variational.hpp"
 #include "mesh/boundary.hpp"
 #include "scene/energy_terms.hpp"
 #include "scene/initial_state.hpp"
 #include "scene/memory_estimate.hpp"
 #include "scene/merged_objects.hpp"
 #include "scene/mesh_pair.hpp"
+#include "scene/object_coarsening.hpp"
 #include "scene/object_pieces.hpp"
 #include "scene/scene_obstacles.hpp"
 #include "sim/linear_strain_monitor.hpp"
@@ -85,9 +88,18 @@ BuiltModel build_model(const SceneConfig& scene) {
     }
   require_memory(scene.source.string(), box_vertices, box_tets, factorizes);
   std::vector<ObjectPieces> pieces;
-  for (size_t i = 0; i < scene.objects.size(); ++i)
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
     pieces.push_back(
         build_object(scene.objects[i], i, scene.source.string(), scene.time.dt, built.notes));
+    if (scene.objects[i].coarsening.method == CoarseningConfig::Method::kNone) continue;
+    const ObjectCoarsening coarsening =
+        coarsen_object(scene.objects[i], i, scene.source.string(), scene.time.dt, pieces.back());
+    apply_coarsening(coarsening, pieces.back());
+    built.notes.insert(built.notes.end(), coarsening.notes.begin(), coarsening.notes.end());
+    if (coarsening.homogenized.coarse_fields.cols() == 6 && coarsening.harmonic.fields.cols() == 6)
+      built.coarsened.push_back(
+          {static_cast<int>(i), coarsening.homogenized.coarse_fields, coarsening.harmonic.fields});
+  }
   double vertices = 0.0, tets = 0.0;
   for (const ObjectPieces& piece : pieces) {
     vertices += piece.mesh.num_vertices();
@@ -174,6 +186,7 @@ RunSettings run_settings(const SceneConfig& scene) {
   r.dt = scene.time.dt;
   r.steps = scene.time.steps ? *scene.time.steps : -1;
   if (scene.time.end) r.end_time = *scene.time.end;
+  r.adaptive = scene.time.adaptive.has_value();
   r.out_dir = scene.output.dir;
   r.output_every = scene.output.every > 0 ? scene.output.every : 1;
   r.output_interval = scene.output.interval;
@@ -188,10 +201,14 @@ RunSettings run_settings(const SceneConfig& scene) {
 namespace {
 
 SimulatedSystem make_system(const std::string& name, BuiltModel built, const std::string& type,
-                            const IntegratorSettings& settings) {
-  SimulatedSystem system(
-      name, std::move(built.frames), std::move(built.model),
-      [type, settings] { return make_integrator(type, settings); }, std::move(built.initial));
+                            const IntegratorSettings& settings,
+                            const std::optional<AdaptiveSettings>& adaptive = std::nullopt) {
+  const auto make = [type, settings, adaptive]() -> std::unique_ptr<Integrator> {
+    if (adaptive) return std::make_unique<AdaptiveVariational>(type, settings, *adaptive);
+    return make_integrator(type, settings);
+  };
+  SimulatedSystem system(name, std::move(built.frames), std::move(built.model), make,
+                         std::move(built.initial));
   if (built.schedule) system.set_dirichlet_schedule(std::move(*built.schedule));
   system.set_time_dependent_loads(built.time_dependent_loads);
   for (auto& projection : built.projections) system.add_projection(std::move(projection));
@@ -216,6 +233,39 @@ void add_linear_strain_monitor(Simulation& simulation, const SceneConfig& scene)
         frames.mesh.vertices, frames.mesh.tets, std::move(tets), std::move(names)));
 }
 
+/// First vertex of each object in a merged mesh (from the tets' object index; -1: no tets).
+std::vector<int> object_vertex_offsets(const FrameData& frames, size_t num_objects) {
+  std::vector<int> offset(num_objects, -1);
+  for (int e = 0; e < frames.mesh.num_tets(); ++e) {
+    int& first = offset[static_cast<size_t>(frames.object[e])];
+    const int lowest = frames.mesh.tets.row(e).minCoeff();
+    first = first < 0 ? lowest : std::min(first, lowest);
+  }
+  return offset;
+}
+
+/// The fine vertices driven by the run: the display map (Kharevych Eqs. 4.6-4.7) on the tets of
+/// objects coarsened harmonically, barycentric interpolation elsewhere.
+CoarseToFineMap coarse_to_fine_map(const FrameData& coarse, const FrameData& fine,
+                                   const Embedding& embedding,
+                                   const std::vector<BuiltModel::CoarsenedFields>& coarsened,
+                                   size_t num_objects) {
+  MatX coarse_fields = MatX::Zero(3 * coarse.mesh.num_vertices(), 6);
+  MatX fine_fields = MatX::Zero(3 * fine.mesh.num_vertices(), 6);
+  std::vector<bool> mapped_object(num_objects, false);
+  const std::vector<int> coarse_offset = object_vertex_offsets(coarse, num_objects);
+  const std::vector<int> fine_offset = object_vertex_offsets(fine, num_objects);
+  for (const auto& c : coarsened) {
+    mapped_object[static_cast<size_t>(c.object)] = true;
+    coarse_fields.middleRows(3 * coarse_offset[c.object], c.coarse.rows()) = c.coarse;
+    fine_fields.middleRows(3 * fine_offset[c.object], c.fine.rows()) = c.fine;
+  }
+  std::vector<bool> mapped(coarse.mesh.num_tets());
+  for (int e = 0; e < coarse.mesh.num_tets(); ++e) mapped[e] = mapped_object[coarse.object[e]];
+  return CoarseToFineMap(coarse.mesh, coarse_fields, std::move(mapped), fine.mesh.vertices,
+                         fine_fields, embedding);
+}
+
 bool has_reference_meshes(const SceneConfig& scene) {
   return std::any_of(scene.objects.begin(), scene.objects.end(),
                      [](const ObjectConfig& o) { return o.reference_mesh.has_value(); });
@@ -231,6 +281,7 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   std::optional<MeshPair> pair;
   if (has_reference_meshes(scene)) pair = build_mesh_pair(scene, settings);
   BuiltModel built = pair ? std::move(pair->coarse) : build_model(scene);
+  const std::vector<BuiltModel::CoarsenedFields> coarsened = std::move(built.coarsened);
   if (pair) {
     built.notes.insert(built.notes.end(), pair->notes.begin(), pair->notes.end());
     settings.eigenfit = pair->eigenfit;
@@ -245,9 +296,15 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                            : std::string()) +
                 ", but the scene has " + std::to_string(built.model->num_free()) + " free DOFs");
   }
+  if (scene.time.adaptive && AdaptiveVariational(type, settings, *scene.time.adaptive).implicit())
+    require(built.model->num_free() <= adaptive_dense_dof_limit(),
+            scene.source.string() + ": /time/adaptive: implicit adaptive steps solve a dense " +
+                "system; the scene has " + std::to_string(built.model->num_free()) +
+                " free DOFs, more than " + std::to_string(adaptive_dense_dof_limit()) +
+                " (use the naive scheme with verlet or symplectic_euler and sigma at 'start')");
   if (notes) *notes = built.notes;
-  auto simulation =
-      std::make_unique<Simulation>(make_system(scene.name, std::move(built), type, settings));
+  auto simulation = std::make_unique<Simulation>(
+      make_system(scene.name, std::move(built), type, settings, scene.time.adaptive));
   add_linear_strain_monitor(*simulation, scene);
   if (!pair) return simulation;
 
@@ -267,14 +324,15 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     return std::make_unique<FrameObserver>(out / folder, frames, std::move(data),
                                            std::move(source));
   };
+  auto map = std::make_shared<const CoarseToFineMap>(
+      coarse_to_fine_map(simulation->primary().frames(), pair->reference.frames, pair->embedding,
+                         coarsened, scene.objects.size()));
   if (frames.write_vtu || frames.write_surface) {
-    auto embedding = std::make_shared<const Embedding>(pair->embedding);
-    simulation->add_observer(frame_observer(
-        "embedded", pair->reference.frames, [embedding](const Simulation& s, VecX& x, VecX& v) {
-          const TetMesh& coarse = s.primary().frames().mesh;
-          x = embedding->interpolate_flat(coarse, s.primary().full_positions());
-          v = embedding->interpolate_flat(coarse, s.primary().full_velocities());
-        }));
+    simulation->add_observer(frame_observer("embedded", pair->reference.frames,
+                                            [map](const Simulation& s, VecX& x, VecX& v) {
+                                              x = map->positions(s.primary().full_positions());
+                                              v = map->velocities(s.primary().full_velocities());
+                                            }));
   }
   if (scene.reference_run) {
     const int reference_vertices = pair->reference.frames.mesh.num_vertices();
@@ -294,8 +352,8 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                                               }));
     simulation->add_companion(
         make_system(scene.name + " (reference)", std::move(pair->reference), type, plain));
-    simulation->add_observer(std::make_unique<ReferenceErrorObserver>(
-        out / "error.csv", std::move(pair->embedding), 0, scene.reference_track));
+    simulation->add_observer(
+        std::make_unique<ReferenceErrorObserver>(out / "error.csv", map, 0, scene.reference_track));
   }
   return simulation;
 }

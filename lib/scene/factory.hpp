@@ -24,6 +24,13 @@ struct BuiltModel {
   /// the model.
   std::vector<std::unique_ptr<StateProjection>> projections;
   std::vector<std::string> notes;  ///< things worth a log line (re-oriented tets, counts)
+  /// Per object coarsened by the harmonic method: its harmonic fields at its (coarse) vertices
+  /// and at its reference mesh's vertices, object numbering (for the display map).
+  struct CoarsenedFields {
+    int object = 0;
+    MatX coarse, fine;  ///< 3N x 6 and 3n x 6
+  };
+  std::vector<CoarsenedFields> coarsened;
 };
 
 /// Meshes, materials, constraints and initial state of every object, merged into one Model.

@@ -1,5 +1,7 @@
 #include "scene/merged_objects.hpp"
 
+#include <algorithm>
+
 namespace simrun {
 
 MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const SceneConfig& scene) {
@@ -16,6 +18,8 @@ MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const Scen
   m.poisson.resize(n_tets);
   m.density.resize(n_tets);
   m.point_mass = VecX::Zero(3 * n_vertices);
+  for (const ObjectPieces& p : objects)
+    if (!p.stiffness.empty()) m.stiffness.assign(n_tets, VoigtTensor::Zero());
   std::vector<double> spring_stiffness;
   int v0 = 0, t0 = 0;
   for (size_t i = 0; i < objects.size(); ++i) {
@@ -34,6 +38,7 @@ MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const Scen
       m.poisson.segment(t0, nt) = p.poisson;
       m.density.segment(t0, nt) = p.density;
     }
+    std::copy(p.stiffness.begin(), p.stiffness.end(), m.stiffness.begin() + t0);
     for (size_t s = 0; s < p.mesh.edges.size(); ++s) {
       const auto& edge = p.mesh.edges[s];
       m.springs.push_back({edge[0] + v0, edge[1] + v0});

@@ -13,7 +13,10 @@ namespace simrun {
 struct MergedObjects {
   TetMesh mesh;  ///< rest positions, tets, region tags and spring edges of every object
   MatX3 initial_positions;
-  VecX youngs, poisson, density;     ///< per tet
+  VecX youngs, poisson, density;  ///< per tet
+  /// Per tet when some object is coarsened (its tensors; zero for the other objects' tets),
+  /// else empty.
+  std::vector<VoigtTensor> stiffness;
   std::vector<int> material_region;  ///< per tet
   std::vector<DirichletGroup> groups;
   std::vector<int> vertex_offset, tet_offset;  ///< object i: [offset[i], offset[i + 1])

@@ -94,6 +94,7 @@ SceneConfig reference_scene(const SceneConfig& scene) {
     if (object.reference_mesh) object.mesh = *object.reference_mesh;
     object.reference_mesh.reset();
     object.eigenfit = EigenFitConfig{};
+    object.coarsening = CoarseningConfig{};
   }
   return fine;
 }

@@ -130,7 +130,9 @@ void assign_material_fields(const ObjectConfig& object, size_t index, const std:
         scene_file + ": " + object_pointer(index) + "/regions/" + std::to_string(r) + "/select";
     const std::vector<int> tets =
         select_or_explain(where, [&] { return select_tets(p.mesh, region.select); });
-    require(!tets.empty(), where + ": selects no element of object '" + object.name + "'");
+    // A coarsened object's regions act on its reference mesh; the coarse one may miss them.
+    require(!tets.empty() || object.coarsening.method != CoarseningConfig::Method::kNone,
+            where + ": selects no element of object '" + object.name + "'");
     for (int e : tets) {
       if (region.E) p.youngs[e] = *region.E;
       if (region.nu) p.poisson[e] = *region.nu;
@@ -139,6 +141,7 @@ void assign_material_fields(const ObjectConfig& object, size_t index, const std:
     }
   }
   p.youngs *= object.material.youngs_scale;  // DAC: E scaled by r_1
+  if (object.material.C) p.stiffness.assign(n_tets, *object.material.C);
 }
 
 /// Per-spring stiffness and per-particle mass of a mass-spring object, then the regions'

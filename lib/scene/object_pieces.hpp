@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "material/material_parameters.hpp"
 #include "mesh/tet_mesh.hpp"
 #include "model/dirichlet_motion.hpp"
 #include "scene/scene_config.hpp"
@@ -15,6 +16,9 @@ struct ObjectPieces {
   TetMesh mesh;
   MatX3 initial_positions;
   VecX youngs, poisson, density;
+  /// Per tet of a coarsened object (scene/object_coarsening.hpp): its homogenized anisotropic
+  /// tensor; empty otherwise.
+  std::vector<VoigtTensor> stiffness;
   std::vector<int> material_region;    ///< 1 + index of the last scene region covering a tet, or 0
   VecX spring_stiffness;               ///< per spring (mesh.edges) of a mass-spring object [N/m]
   VecX particle_mass;                  ///< per vertex of a mass-spring object [kg]

@@ -6,6 +6,10 @@
 #include <map>
 #include <string>
 
+#include "core/error.hpp"
+#include "material/voigt.hpp"
+#include "scene/adaptive_time.hpp"
+
 namespace simrun {
 
 namespace fs = std::filesystem;
@@ -64,6 +68,58 @@ void require_not_both(const json& parent, const char* a, const char* b, const st
                       std::vector<SchemaViolation>& out) {
   if (parent.contains(a) && parent.contains(b))
     out.push_back({pointer, std::string("expected '") + a + "' or '" + b + "', found both"});
+}
+
+/// "coarsening" (docs/coarsening.md): needs a reference mesh, a linear or corotated material,
+/// and excludes EigenFit/DAC on the same object.
+void check_coarsening(const json& object, const std::string& at, const std::string& eigenfit,
+                      std::vector<SchemaViolation>& out) {
+  const std::string method = object.at("coarsening").at("method").get<std::string>();
+  if (method == "none") return;
+  const std::string pointer = at + "/coarsening/method";
+  if (!object.contains("reference"))
+    out.push_back({pointer, "'" + method +
+                                "' homogenizes a finer mesh of the object onto this one: add "
+                                "\"reference\": {\"mesh\": {...}} (the fine mesh) to the object"});
+  if (eigenfit != "none")
+    out.push_back({pointer, "choose one of coarsening and eigenfit ('" + eigenfit +
+                                "') for an object, not both"});
+  if (method == "galerkin")
+    out.push_back({pointer,
+                   "'galerkin' (the P^T K_f P baseline) is not available yet; use 'harmonic' or "
+                   "'average_lame'"});
+  const std::string model = object.at("material").at("model").get<std::string>();
+  if (model != "linear" && model != "corotated")
+    out.push_back({at + "/material/model",
+                   "numerical coarsening homogenizes linear elasticity (Kharevych thesis "
+                   "Sec. 4.3.10): expected 'linear' or 'corotated', found '" +
+                       model + "'"});
+}
+
+/// "C" goes with the anisotropic models and they need it; it must be symmetric positive definite.
+void check_anisotropic(const json& object, const std::string& at,
+                       std::vector<SchemaViolation>& out) {
+  const json& material = object.at("material");
+  const std::string model = material.at("model").get<std::string>();
+  const bool anisotropic = model.rfind("anisotropic_", 0) == 0;
+  if (anisotropic && !material.contains("C"))
+    out.push_back({at + "/material", "'" + model +
+                                         "' needs its 6x6 elasticity tensor \"C\" (Voigt order "
+                                         "11 22 33 23 13 12, engineering shear)"});
+  if (!material.contains("C")) return;
+  if (!anisotropic) {
+    out.push_back({at + "/material/C", "\"C\" is the tensor of the anisotropic models; '" + model +
+                                           "' takes E and nu"});
+    return;
+  }
+  VoigtTensor C;
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < 6; ++k) C(i, k) = material["C"][i][k].get<double>();
+  try {
+    check_voigt_tensor(C, "the tensor");
+  } catch (const InputError& e) {
+    out.push_back({at + "/material/C", e.what()});
+  }
 }
 
 void check_motion(const json& motion, const std::string& pointer,
@@ -131,6 +187,7 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   if (scene.at("integrator").at("type").get<std::string>() == "reversible_corotated")
     check_reversible_corotated(scene, out);
   if (scene.at("damping").contains("viscous")) check_viscous_damping(scene, out);
+  check_adaptive_time(scene, out);
   require_not_both(scene.at("output"), "every", "interval", "/output", out);
   if (scene.contains("wind")) {
     const json& wind = scene["wind"];
@@ -221,6 +278,8 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
                      "'" + eigenfit +
                          "' fits this mesh's eigenvalues to a finer mesh of the object: add "
                          "\"reference\": {\"mesh\": {...}} to the object"});
+    check_coarsening(object, at, eigenfit, out);
+    check_anisotropic(object, at, out);
     const json& rotate = mesh.at("transform").at("rotate");
     const json& axis = rotate.at("axis");
     if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)

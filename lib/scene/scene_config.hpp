@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "integrate/adaptive_settings.hpp"
+#include "material/material_parameters.hpp"
 #include "mesh/selection.hpp"
 
 namespace simrun {
@@ -52,6 +54,8 @@ struct MaterialConfig {
   double particle_mass = 0.1;    ///< mass_spring: point mass per particle [kg]
   /// Not a scene key: the factory's DAC sets it to r_1 (every E of the object is scaled).
   double youngs_scale = 1.0;
+  /// "C": the anisotropic models' Voigt tensor (material/material_parameters.hpp convention).
+  std::optional<VoigtTensor> C;
 };
 
 /// Overrides material parameters on the tets selected by `select` (centroid inside).
@@ -136,11 +140,24 @@ struct EigenFitConfig {
   bool plain_on_tracking_failure = false;  ///< "on_tracking_failure": "plain"
 };
 
+/// "coarsening" of an object (docs/coarsening.md, Kharevych thesis Ch. 4): this (coarse) mesh
+/// gets one anisotropic tensor per tet homogenized from its reference (fine) mesh.
+struct CoarseningConfig {
+  enum class Method { kNone, kHarmonic, kAverageLame, kGalerkin };
+  enum class Boundary { kNeumann, kMixed };
+  Method method = Method::kNone;
+  bool coarse_normals = false;  ///< "neumann_normal": "coarse" (thesis Sec. 4.3.7)
+  /// Harmonic problems: pure Neumann, or mixed with the object's fixed Dirichlet vertices
+  /// (thesis Sec. 4.3.9).
+  Boundary boundary = Boundary::kNeumann;
+};
+
 struct ObjectConfig {
   std::string name;
   MeshConfig mesh;
   std::optional<MeshConfig> reference_mesh;  ///< "reference": a finer mesh of the object
   EigenFitConfig eigenfit;
+  CoarseningConfig coarsening;
   MaterialConfig material;
   std::vector<RegionConfig> regions;
   std::vector<DirichletConfig> dirichlet;
@@ -152,6 +169,8 @@ struct TimeConfig {
   double dt = 0.01;                ///< [s]
   std::optional<int> steps = 100;  ///< step count (a cap when `end` is given too)
   std::optional<double> end;       ///< end time [s]
+  /// Kharevych time adaptivity ("adaptive"): dt is then the fictitious step.
+  std::optional<AdaptiveSettings> adaptive;
 };
 
 struct DampingConfig {

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "scene/adaptive_time.hpp"
+
 namespace simrun {
 
 using nlohmann::json;
@@ -129,6 +131,12 @@ ObjectConfig object_from_json(const json& j) {
   o.material.density = mat.at("density").get<double>();
   o.material.stiffness = mat.at("stiffness").get<double>();
   o.material.particle_mass = mat.at("particle_mass").get<double>();
+  if (mat.contains("C")) {
+    VoigtTensor C;
+    for (int i = 0; i < 6; ++i)
+      for (int k = 0; k < 6; ++k) C(i, k) = mat["C"][i][k].get<double>();
+    o.material.C = C;
+  }
   for (const json& r : j.at("regions")) {
     RegionConfig region;
     region.select = selection_from_json(r.at("select"));
@@ -159,6 +167,16 @@ ObjectConfig object_from_json(const json& j) {
     o.eigenfit.ratios = eigenfit["ratios"].get<std::vector<double>>();
   o.eigenfit.plain_on_tracking_failure =
       eigenfit.at("on_tracking_failure").get<std::string>() == "plain";
+  const json& coarsening = j.at("coarsening");
+  const std::string coarsen = coarsening.at("method").get<std::string>();
+  o.coarsening.method = coarsen == "harmonic"       ? CoarseningConfig::Method::kHarmonic
+                        : coarsen == "average_lame" ? CoarseningConfig::Method::kAverageLame
+                        : coarsen == "galerkin"     ? CoarseningConfig::Method::kGalerkin
+                                                    : CoarseningConfig::Method::kNone;
+  o.coarsening.coarse_normals = coarsening.at("neumann_normal").get<std::string>() == "coarse";
+  const std::string boundary = coarsening.at("boundary").get<std::string>();
+  o.coarsening.boundary = boundary == "mixed" ? CoarseningConfig::Boundary::kMixed
+                                              : CoarseningConfig::Boundary::kNeumann;
   const json& init = j.at("initial");
   o.initial.velocity = vec3(init.at("velocity"));
   o.initial.angular_velocity = vec3(init.at("angular_velocity"));
@@ -214,6 +232,7 @@ SceneConfig scene_from_json(const json& j) {
   c.time.steps =
       time.contains("steps") ? std::optional<int>(time["steps"].get<int>()) : std::nullopt;
   c.time.end = optional_number(time, "end");
+  if (time.contains("adaptive")) c.time.adaptive = adaptive_from_json(time["adaptive"]);
   for (const json& o : j.at("objects")) c.objects.push_back(object_from_json(o));
   c.gravity = vec3(j.at("gravity"));
   if (j.contains("wind")) c.wind = wind_from_json(j["wind"]);

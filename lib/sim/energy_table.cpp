@@ -28,11 +28,13 @@ std::vector<std::pair<std::string, double>> grouped(const Model& model, const Ve
 }  // namespace
 
 EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q,
-                         const VecX& v, long resume_step) {
+                         const VecX& v, long resume_step, bool adaptive)
+    : m_adaptive(adaptive) {
   std::vector<std::string> columns = {"step", "t"};
   for (const auto& entry : grouped(model, q, v)) columns.push_back(entry.first);
   columns.push_back("total");
   for (const char* name : kMomentumColumns) columns.emplace_back(name);
+  if (adaptive) columns.insert(columns.end(), {"h", "lambda"});
   m_csv = std::make_unique<CsvWriter>(
       resume_step >= 0 ? CsvWriter::resumed(path, columns, resume_step) : CsvWriter(path, columns));
 }
@@ -47,12 +49,13 @@ EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v)
   return row;
 }
 
-void EnergyTable::write(int step, double t, const EnergyRow& energies) {
+void EnergyTable::write(int step, double t, const EnergyRow& energies, double h, double lambda) {
   std::vector<double> row = {static_cast<double>(step), t};
   row.insert(row.end(), energies.values.begin(), energies.values.end());
   row.push_back(energies.total);
   for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.linear[k]);
   for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.angular[k]);
+  if (m_adaptive) row.insert(row.end(), {h, lambda});
   m_csv->row(row);
 }
 

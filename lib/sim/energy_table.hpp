@@ -1,7 +1,9 @@
 #pragma once
 /// energy.csv rows: step, t, kinetic, one column per potential term name (terms sharing a name,
 /// e.g. the elastic energies of several objects, are summed), total, then the linear and
-/// angular momentum px, py, pz, lx, ly, lz (Model::momentum: p = M v, L about the origin).
+/// angular momentum px, py, pz, lx, ly, lz (Model::momentum: p = M v, L about the origin), and
+/// for adaptive runs h (the step's real size) and lambda (the time constraint's multiplier,
+/// integrate/adaptive_variational.hpp).
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -24,14 +26,15 @@ class EnergyTable {
   /// Writes the header, with the energy columns the model reports at (q, v).
   /// `resume_step` >= 0: continue the file of a run resumed at that step (CsvWriter::resumed).
   EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q, const VecX& v,
-              long resume_step = -1);
+              long resume_step = -1, bool adaptive = false);
   /// Evaluates the energies once (the step loop tests the total before writing the row).
   static EnergyRow measure(const Model& model, const VecX& q, const VecX& v);
-  /// Appends the row of `step`.
-  void write(int step, double t, const EnergyRow& energies);
+  /// Appends the row of `step` (h and lambda: written for adaptive tables only).
+  void write(int step, double t, const EnergyRow& energies, double h = 0.0, double lambda = 0.0);
 
  private:
   std::unique_ptr<CsvWriter> m_csv;
+  bool m_adaptive = false;
 };
 
 }  // namespace simrun

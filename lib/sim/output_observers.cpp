@@ -2,18 +2,23 @@
 
 #include <cmath>
 
+#include "integrate/adaptive_variational.hpp"
+
 namespace simrun {
 
 void EnergyCsvObserver::begin(const Simulation& simulation, const StepRecord& initial) {
   std::filesystem::create_directories(m_path.parent_path());
-  m_table =
-      std::make_unique<EnergyTable>(m_path, simulation.model(), simulation.state().q,
-                                    simulation.state().v, initial.resumed ? initial.step : -1);
+  m_table = std::make_unique<EnergyTable>(m_path, simulation.model(), simulation.state().q,
+                                          simulation.state().v, initial.resumed ? initial.step : -1,
+                                          simulation.settings().adaptive);
   if (!initial.resumed) m_table->write(initial.step, initial.t, *initial.energies);
 }
 
-void EnergyCsvObserver::after_step(const Simulation&, const StepRecord& record) {
-  m_table->write(record.step, record.t, *record.energies);
+void EnergyCsvObserver::after_step(const Simulation& simulation, const StepRecord& record) {
+  const auto* adaptive =
+      dynamic_cast<const AdaptiveVariational*>(&simulation.primary().integrator());
+  m_table->write(record.step, record.t, *record.energies, record.h,
+                 adaptive ? adaptive->lambda() : 0.0);
 }
 
 void StatsCsvObserver::begin(const Simulation&, const StepRecord& initial) {

@@ -79,6 +79,10 @@ void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecor
     for (int i : m_tracked)
       for (const char* axis : {"x", "y", "z"})
         columns.push_back(std::string(prefix) + axis + "_" + std::to_string(i));
+  if (m_map->has_display_map()) {
+    columns.push_back("map_max_pos_err");
+    columns.push_back("map_mean_pos_err");
+  }
   if (initial.resumed) {
     m_csv = std::make_unique<CsvWriter>(
         CsvWriter::resumed(m_path, std::move(columns), static_cast<double>(initial.step)));
@@ -96,10 +100,11 @@ void ReferenceErrorObserver::write(const Simulation& simulation, const StepRecor
   const SimulatedSystem& coarse = simulation.primary();
   const SimulatedSystem& fine = simulation.companions()[static_cast<size_t>(m_reference)];
   const TetMesh& mesh = coarse.frames().mesh;
-  const VecX x = m_embedding.interpolate_flat(mesh, coarse.full_positions());
-  const VecX v = m_embedding.interpolate_flat(mesh, coarse.full_velocities());
+  const Embedding& embedding = m_map->embedding();
+  const VecX x = embedding.interpolate_flat(mesh, coarse.full_positions());
+  const VecX v = embedding.interpolate_flat(mesh, coarse.full_velocities());
   const VecX xf = fine.full_positions(), vf = fine.full_velocities();
-  const int n = m_embedding.num_points();
+  const int n = embedding.num_points();
   double max_p = 0, sum_p = 0, max_v = 0, sum_v = 0;
   for (int i = 0; i < n; ++i) {
     const double ep = (x.segment<3>(3 * i) - xf.segment<3>(3 * i)).norm();
@@ -114,6 +119,17 @@ void ReferenceErrorObserver::write(const Simulation& simulation, const StepRecor
   for (const VecX* positions : {&x, &xf})
     for (int i : m_tracked)
       for (int k = 0; k < 3; ++k) row.push_back((*positions)[3 * i + k]);
+  if (m_map->has_display_map()) {
+    const VecX mapped = m_map->positions(coarse.full_positions());
+    double max_m = 0, sum_m = 0;
+    for (int i = 0; i < n; ++i) {
+      const double e = (mapped.segment<3>(3 * i) - xf.segment<3>(3 * i)).norm();
+      max_m = std::max(max_m, e);
+      sum_m += e;
+    }
+    row.push_back(max_m);
+    row.push_back(sum_m / n);
+  }
   m_csv->row(row);
 }
 

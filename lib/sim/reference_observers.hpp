@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "coarsen/display_map.hpp"
 #include "coarsen/eigenfit_correction.hpp"
 #include "io/csv_writer.hpp"
 #include "mesh/embedding.hpp"
@@ -68,15 +69,17 @@ class EigenvaluesCsvObserver final : public StepObserver {
 };
 
 /// error.csv: step,t,max_pos_err,mean_pos_err,max_vel_err,mean_vel_err over the reference
-/// mesh's vertices, comparing the primary system embedded (B x_c, B v_c) with the companion
-/// `reference` (a Simulation companion index); then, per tracked reference vertex i,
-/// x_i,y_i,z_i (embedded run) and ref_x_i,ref_y_i,ref_z_i.
+/// mesh's vertices, comparing the primary system embedded (B x_c, B v_c: the map's barycentric
+/// part) with the companion `reference` (a Simulation companion index); then, per tracked
+/// reference vertex i, x_i,y_i,z_i (embedded run) and ref_x_i,ref_y_i,ref_z_i; then, when the map
+/// has coarsened tets, map_max_pos_err,map_mean_pos_err of the coarse-to-fine display map
+/// (coarsen/display_map.hpp, Kharevych Eqs. 4.6-4.7).
 class ReferenceErrorObserver final : public StepObserver {
  public:
-  ReferenceErrorObserver(std::filesystem::path path, Embedding embedding, int reference,
-                         std::vector<int> tracked)
+  ReferenceErrorObserver(std::filesystem::path path, std::shared_ptr<const CoarseToFineMap> map,
+                         int reference, std::vector<int> tracked)
       : m_path(std::move(path)),
-        m_embedding(std::move(embedding)),
+        m_map(std::move(map)),
         m_reference(reference),
         m_tracked(std::move(tracked)) {}
   void begin(const Simulation& simulation, const StepRecord& initial) override;
@@ -86,7 +89,7 @@ class ReferenceErrorObserver final : public StepObserver {
   void write(const Simulation& simulation, const StepRecord& record);
 
   std::filesystem::path m_path;
-  Embedding m_embedding;
+  std::shared_ptr<const CoarseToFineMap> m_map;
   int m_reference;
   std::vector<int> m_tracked;
   std::unique_ptr<CsvWriter> m_csv;

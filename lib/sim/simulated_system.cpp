@@ -1,5 +1,7 @@
 #include "sim/simulated_system.hpp"
 
+#include <cmath>
+
 #include "core/error.hpp"
 
 namespace simrun {
@@ -47,15 +49,17 @@ void SimulatedSystem::apply_releases() {
 
 Status SimulatedSystem::advance(double h, double t_end, StepStats& stats) {
   const double t = m_state.t;
+  // t_end NaN: an adaptive integrator chooses the step and sets the time (fixed boundary only).
+  const bool own_time = std::isnan(t_end);
   apply_releases();
   m_model->begin_step(m_state.q);  // the terms see x_n with the boundary at t_n
-  prescribe(t_end);
+  prescribe(own_time ? t : t_end);
   const Status status = m_integrator->step(*m_model, m_state, h, stats);
   if (status != Status::kSuccess) {
     prescribe(t);  // the model back at the time of the kept state
     return status;
   }
-  m_state.t = t_end;  // the clock's time, not the integrator's running sum
+  if (!own_time) m_state.t = t_end;  // the clock's time, not the integrator's running sum
   if (!m_projections.empty()) stats.obstacle_projections += project_state();
   return status;
 }

@@ -68,7 +68,9 @@ class SimulatedSystem {
   /// it first lets a caller keep the state it may have to restore, in the new DOF map).
   void apply_releases();
   /// One step of size h from state().t, ending at t_end (the clock's exact time; the state's
-  /// time is set to it). On a failed status the state and the model are back at the start.
+  /// time is set to it). t_end NaN: the integrator sets the time (adaptive steps; the boundary
+  /// and loads stay at the step's start). On a failed status the state and the model are back at
+  /// the start.
   Status advance(double h, double t_end, StepStats& stats);
   /// Puts the system back at `state` (taken after apply_releases at the same step), with the
   /// prescribed boundary and loads at its time: the undo of an advance that others failed.

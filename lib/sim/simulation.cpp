@@ -58,10 +58,15 @@ void Simulation::begin(const RunSettings& settings, const Checkpoint* resume) {
   initial.stats = &none;
   initial.energies = &energies;
   initial.resumed = resume != nullptr;
-  initial.last = m_clock.finished(m_result.steps_done);
+  initial.last = finished(m_result.steps_done, m_primary.state().t);
   for (auto& observer : m_observers) observer->begin(*this, initial);
   m_result.seconds_output += output_timer.seconds();
   m_running = !initial.last;
+}
+
+bool Simulation::finished(long steps_done, double t) const {
+  if (!m_settings.adaptive) return m_clock.finished(steps_done);
+  return (m_settings.steps >= 0 && steps_done >= m_settings.steps) || t >= m_settings.end_time;
 }
 
 void Simulation::stop(const std::string& status, long step, const std::string& why) {
@@ -94,8 +99,10 @@ void Simulation::interrupt(const std::string& why) {
 bool Simulation::step() {
   if (!m_running) return false;
   const long step = m_result.steps_done + 1;
-  const double h = m_clock.step_size(step);
-  const double t_end = m_clock.end_of(step);
+  // Adaptive: h is the fictitious step, and the integrator sets the time (t_end NaN).
+  const double h = m_settings.adaptive ? m_settings.dt : m_clock.step_size(step);
+  const double t_end = m_settings.adaptive ? NAN : m_clock.end_of(step);
+  const double t_start = m_primary.state().t;
   const Timer step_timer;
   StepStats stats;
   // Every system steps, or none does: the states after this step's releases are kept to undo
@@ -139,9 +146,9 @@ bool Simulation::step() {
   StepRecord record;
   record.step = step;
   record.t = s.t;
-  record.h = h;
+  record.h = m_settings.adaptive ? s.t - t_start : h;
   record.wall_s = step_seconds;
-  record.last = m_clock.finished(step);
+  record.last = finished(step, s.t);
   record.stats = &stats;
   record.energies = &energies;
   const Timer output_timer;

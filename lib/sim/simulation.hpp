@@ -23,6 +23,9 @@ struct RunSettings {
   double dt = 0.01;
   long steps = 0;  ///< step cap; < 0: none (then end_time bounds the run)
   double end_time = std::numeric_limits<double>::infinity();  ///< [s]
+  /// Kharevych time adaptivity: the integrator chooses each step (dt is its fictitious step)
+  /// and sets the time; the run ends with the first step that reaches end_time (or the cap).
+  bool adaptive = false;
   std::filesystem::path out_dir;
   int output_every = 1;          ///< a frame every N steps (when output_interval is 0)
   double output_interval = 0.0;  ///< or whenever t passes a multiple of it [s]
@@ -90,6 +93,8 @@ class Simulation {
   const RunResult& result() const { return m_result; }
 
  private:
+  /// True when no step is due after `steps_done` steps at time t.
+  bool finished(long steps_done, double t) const;
   /// Stops the run with `status` and a message naming the step.
   void stop(const std::string& status, long step, const std::string& why);
 

@@ -14,6 +14,7 @@
 
 #include "material/linear_elastic.hpp"
 #include "material/principal_stretch.hpp"
+#include "material/voigt.hpp"
 #include "support/finite_difference.hpp"
 
 namespace simrun {
@@ -23,7 +24,12 @@ using testing::fd_gradient;
 using testing::fd_jacobian;
 using testing::relative_error;
 
-const LameParameters kLame = lame_from_young_poisson(1e6, 0.3);
+const LameParameters kIsotropicLame = lame_from_young_poisson(1e6, 0.3);
+// The models that read a 6x6 tensor (needs_stiffness_tensor) get the isotropic one of the same
+// mu, lambda, so the checks below (and the small-strain limits) are the isotropic models' ones;
+// tests/material/anisotropic_material_test.cpp covers genuinely anisotropic tensors.
+const VoigtTensor kIsotropicStiffness = isotropic_voigt(kIsotropicLame.mu, kIsotropicLame.lambda);
+const MaterialParameters kLame{kIsotropicLame.mu, kIsotropicLame.lambda, &kIsotropicStiffness};
 
 // Step for central differences in F (entries of order 1). Truncation error ~ h^2/6 |psi'''|,
 // and with |sigma| in [~0.2, ~2] (det F > 0.2 or |s_i + s_j| > 0.2) the third derivatives are
@@ -121,7 +127,7 @@ TEST_P(MaterialTest, RestIsStressFreeWithZeroEnergy) {
 }
 
 TEST_P(MaterialTest, EnergyIsRotationInvariant) {
-  if (GetParam() == "linear")
+  if (GetParam() == "linear" || GetParam() == "anisotropic_linear")
     GTEST_SKIP() << "small-strain linear elasticity is not frame invariant";
   std::mt19937 rng(7);
   for (const auto& [label, F] : samples(*m)) {
@@ -149,7 +155,9 @@ TEST_P(MaterialTest, LinearizationAtRestMatchesDocumentedLameParameters) {
       // C1 = mu/2: shear modulus mu; D1 = lambda/2: bulk modulus lambda = (lambda - 2/3 mu) + 2/3
       // mu.
       {"neohookean_isochoric", {mu, lambda - 2.0 / 3.0 * mu}},
-      {"arap", {mu, 0.0}},  // k = mu, no volume term
+      {"arap", {mu, 0.0}},                      // k = mu, no volume term
+      {"anisotropic_linear", {mu, lambda}},     // given the isotropic tensor of (mu, lambda)
+      {"anisotropic_corotated", {mu, lambda}},  // likewise
   };
   const auto it = linearized.find(GetParam());
   ASSERT_NE(it, linearized.end()) << "add the new model's small-strain Lame parameters here";

@@ -10,6 +10,7 @@
 #include "contact/penalty_plane.hpp"
 #include "fem/tet_elements.hpp"
 #include "material/material.hpp"
+#include "material/voigt.hpp"
 #include "mesh/boundary.hpp"
 #include "mesh/box.hpp"
 #include "model/elastic_energy.hpp"
@@ -51,7 +52,15 @@ inline std::vector<TermCase> term_cases() {
                          std::vector<LameParameters> lame;
                          for (int k = 0; k < mesh.num_tets(); ++k)
                            lame.push_back(lame_from_young_poisson(1e5 * (1.0 + 0.1 * k), 0.3));
-                         return std::make_unique<ElasticEnergy>(e, material, lame,
+                         ElementMaterials parameters(lame);
+                         if (material->needs_stiffness_tensor())  // an anisotropic tensor
+                           for (const LameParameters& l : lame) {
+                             VoigtTensor C = isotropic_voigt(l.mu, l.lambda);
+                             C(0, 4) = C(4, 0) = 0.2 * l.mu;
+                             C(2, 2) *= 1.5;
+                             parameters.stiffness.push_back(C);
+                           }
+                         return std::make_unique<ElasticEnergy>(e, material, parameters,
                                                                 mesh.num_vertices());
                        });
                      },

@@ -1,0 +1,161 @@
+#include "scene/coarsening_cache.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "io/atomic_file.hpp"
+#include "simrun/version.hpp"
+
+namespace simrun {
+
+namespace {
+constexpr char kMagic[] = "simrun-coarsening-v1";
+
+class Hasher {
+ public:
+  void bytes(const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i) m_hash = (m_hash ^ p[i]) * 1099511628211ull;
+  }
+  template <class Matrix>
+  void matrix(const Matrix& m) {
+    const Eigen::Index rows = m.rows(), cols = m.cols();
+    bytes(&rows, sizeof rows);
+    bytes(&cols, sizeof cols);
+    for (Eigen::Index j = 0; j < cols; ++j)
+      for (Eigen::Index i = 0; i < rows; ++i) {
+        const auto v = m(i, j);
+        bytes(&v, sizeof v);
+      }
+  }
+  void ints(const std::vector<int>& v) {
+    const size_t n = v.size();
+    bytes(&n, sizeof n);
+    bytes(v.data(), n * sizeof(int));
+  }
+  std::uint64_t value() const { return m_hash; }
+
+ private:
+  std::uint64_t m_hash = 14695981039346656037ull;
+};
+
+template <class Matrix>
+void put(std::ostringstream& out, const Matrix& m) {
+  const std::int64_t rows = m.rows(), cols = m.cols();
+  out.write(reinterpret_cast<const char*>(&rows), sizeof rows);
+  out.write(reinterpret_cast<const char*>(&cols), sizeof cols);
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      const double v = m(i, j);
+      out.write(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+}
+
+/// Reads a rows x cols matrix; with allow_empty a stored 0 x 0 (a method without fields) too.
+bool get(std::istream& in, Eigen::Index rows, Eigen::Index cols, MatX& m,
+         bool allow_empty = false) {
+  std::int64_t r = 0, c = 0;
+  in.read(reinterpret_cast<char*>(&r), sizeof r);
+  in.read(reinterpret_cast<char*>(&c), sizeof c);
+  if (allow_empty && in && r == 0 && c == 0) {
+    m.resize(0, 0);
+    return true;
+  }
+  if (!in || r != rows || c != cols) return false;
+  m.resize(rows, cols);
+  for (Eigen::Index j = 0; j < cols; ++j)
+    for (Eigen::Index i = 0; i < rows; ++i)
+      in.read(reinterpret_cast<char*>(&m(i, j)), sizeof(double));
+  return static_cast<bool>(in);
+}
+}  // namespace
+
+std::filesystem::path coarsening_cache_dir() {
+  if (const char* dir = std::getenv("SIMRUN_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "simrun";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "simrun";
+  return {};
+}
+
+std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces& fine,
+                             const TetMesh& coarse, const std::vector<int>& fixed_vertices) {
+  Hasher h;
+  h.bytes(kMagic, sizeof kMagic);
+  h.bytes(kGitHash, std::strlen(kGitHash));  // another build may compute differently
+  const int options[3] = {static_cast<int>(config.method), config.coarse_normals ? 1 : 0,
+                          static_cast<int>(config.boundary)};
+  h.bytes(options, sizeof options);
+  h.matrix(fine.mesh.vertices);
+  h.matrix(fine.mesh.tets);
+  h.matrix(fine.youngs);
+  h.matrix(fine.poisson);
+  h.matrix(fine.density);
+  h.matrix(coarse.vertices);
+  h.matrix(coarse.tets);
+  h.ints(fixed_vertices);
+  return h.value();
+}
+
+std::filesystem::path coarsening_cache_file(const std::filesystem::path& dir, std::uint64_t key) {
+  char name[64];
+  std::snprintf(name, sizeof name, "coarsening-%016llx.bin", static_cast<unsigned long long>(key));
+  return dir / name;
+}
+
+bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
+                            const ObjectCoarsening& c) {
+  std::ostringstream out;
+  out.write(kMagic, sizeof kMagic);
+  out.write(reinterpret_cast<const char*>(&key), sizeof key);
+  MatX tensors(36, static_cast<Eigen::Index>(c.tensors.size()));
+  for (size_t q = 0; q < c.tensors.size(); ++q)
+    tensors.col(static_cast<Eigen::Index>(q)) = Eigen::Map<const VecX>(c.tensors[q].data(), 36);
+  put(out, tensors);
+  put(out, c.density);
+  put(out, c.youngs);
+  put(out, c.poisson);
+  put(out, c.homogenized.coarse_fields);
+  put(out, c.harmonic.fields);
+  try {
+    std::filesystem::create_directories(file.parent_path());
+    write_file_atomically(file, out.str());
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+bool read_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
+                           int num_coarse_tets, int num_coarse_vertices, int num_fine_vertices,
+                           ObjectCoarsening& c) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  char magic[sizeof kMagic] = {};
+  std::uint64_t stored = 0;
+  in.read(magic, sizeof magic);
+  in.read(reinterpret_cast<char*>(&stored), sizeof stored);
+  if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0 || stored != key) return false;
+  MatX tensors, density, youngs, poisson, coarse_fields, fine_fields;
+  const bool ok = get(in, 36, num_coarse_tets, tensors) && get(in, num_coarse_tets, 1, density) &&
+                  get(in, num_coarse_tets, 1, youngs) && get(in, num_coarse_tets, 1, poisson) &&
+                  get(in, 3 * num_coarse_vertices, 6, coarse_fields, true) &&
+                  get(in, 3 * num_fine_vertices, 6, fine_fields, true);
+  if (!ok) return false;
+  c.tensors.resize(num_coarse_tets);
+  for (int q = 0; q < num_coarse_tets; ++q)
+    c.tensors[q] = Eigen::Map<const VoigtTensor>(tensors.col(q).data());
+  c.density = density.col(0);
+  c.youngs = youngs.col(0);
+  c.poisson = poisson.col(0);
+  c.homogenized.coarse_fields = coarse_fields;
+  c.harmonic.fields = fine_fields;
+  return true;
+}
+
+}  // namespace simrun

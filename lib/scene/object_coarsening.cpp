@@ -1,0 +1,208 @@
+#include "scene/object_coarsening.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+#include "coarsen/tet_overlap.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "fem/tet_elements.hpp"
+#include "material/voigt.hpp"
+#include "scene/coarsening_cache.hpp"
+
+namespace simrun {
+
+namespace {
+
+/// Fine vertices held at zero in the mixed harmonic problems: the fixed, never released
+/// Dirichlet groups (thesis Sec. 4.3.9: "vertices always fixed during simulation").
+std::vector<int> always_fixed_vertices(const ObjectPieces& pieces) {
+  std::vector<int> fixed;
+  for (const DirichletGroup& group : pieces.groups)
+    if (group.motion.kind == PrescribedMotion::Kind::kFixed &&
+        group.release_time == std::numeric_limits<double>::infinity())
+      fixed.insert(fixed.end(), group.vertices.begin(), group.vertices.end());
+  std::sort(fixed.begin(), fixed.end());
+  fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+  return fixed;
+}
+
+std::vector<LameParameters> lame_of(const ObjectPieces& pieces) {
+  std::vector<LameParameters> lame;
+  for (int e = 0; e < pieces.mesh.num_tets(); ++e)
+    lame.push_back(lame_from_young_poisson(pieces.youngs[e], pieces.poisson[e]));
+  return lame;
+}
+
+/// Up to ten indices of `tets` and how many more, for messages.
+std::string list_tets(const std::vector<int>& tets) {
+  std::ostringstream s;
+  for (size_t k = 0; k < std::min<size_t>(tets.size(), 10); ++k) s << (k ? ", " : "") << tets[k];
+  if (tets.size() > 10) s << " and " << tets.size() - 10 << " more";
+  return s.str();
+}
+
+VecX overlap_average(const VecX& fine_values, const TetOverlaps& overlaps, int num_coarse) {
+  VecX sum = VecX::Zero(num_coarse), volume = VecX::Zero(num_coarse);
+  for (int k = 0; k < overlaps.size(); ++k) {
+    sum[overlaps.coarse[k]] += overlaps.volume[k] * fine_values[overlaps.fine[k]];
+    volume[overlaps.coarse[k]] += overlaps.volume[k];
+  }
+  for (int q = 0; q < num_coarse; ++q) sum[q] = volume[q] > 0.0 ? sum[q] / volume[q] : 0.0;
+  return sum;
+}
+
+}  // namespace
+
+ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
+                                const std::string& scene_file, double dt,
+                                const ObjectPieces& coarse, bool reuse_cache) {
+  const std::string at = scene_file + ": " + object_pointer(index);
+  ObjectCoarsening out;
+  ObjectConfig fine_object = object;
+  fine_object.mesh = *object.reference_mesh;
+  fine_object.reference_mesh.reset();
+  fine_object.coarsening = {};
+  std::vector<std::string> fine_notes;
+  out.fine = build_object(fine_object, index, scene_file, dt, fine_notes);
+  const TetMesh& fine = out.fine.mesh;
+  const int nq = coarse.mesh.num_tets();
+
+  const std::filesystem::path cache_dir = coarsening_cache_dir();
+  const bool mixed_boundary = object.coarsening.boundary == CoarseningConfig::Boundary::kMixed;
+  const std::uint64_t key =
+      coarsening_key(object.coarsening, out.fine, coarse.mesh,
+                     mixed_boundary ? always_fixed_vertices(out.fine) : std::vector<int>{});
+  const std::filesystem::path cache_file =
+      cache_dir.empty() ? cache_dir : coarsening_cache_file(cache_dir, key);
+  if (reuse_cache && !cache_dir.empty() &&
+      read_coarsening_cache(cache_file, key, nq, coarse.mesh.num_vertices(), fine.num_vertices(),
+                            out)) {
+    out.from_cache = true;
+    out.notes.push_back(object_pointer(index) + "/coarsening: inputs unchanged, reused " +
+                        cache_file.string());
+    return out;
+  }
+  const TetElements fine_el = precompute_tet_elements(fine.vertices, fine.tets);
+  const TetElements coarse_el = precompute_tet_elements(coarse.mesh.vertices, coarse.mesh.tets);
+
+  Timer timer;
+  const TetOverlaps overlaps = tet_overlaps(fine, coarse.mesh);
+  out.overlap_pairs = overlaps.size();
+  out.overlap_seconds = timer.seconds();
+  const std::vector<double> covered = fine_covered_volume(overlaps, fine.num_tets());
+  double uncovered = 0.0;
+  for (int p = 0; p < fine.num_tets(); ++p)
+    uncovered += std::max(0.0, fine_el.volume[p] - covered[p]);
+  out.uncovered_fine_fraction = uncovered / fine_el.volume.sum();
+  if (out.uncovered_fine_fraction > 1e-3)
+    throw InputError(at + "/mesh: the coarse mesh does not cover the reference (fine) mesh: " +
+                     std::to_string(100.0 * out.uncovered_fine_fraction) +
+                     " % of the fine volume lies outside it (numerical coarsening needs a coarse "
+                     "mesh around the whole object)");
+
+  const std::vector<LameParameters> fine_lame = lame_of(out.fine);
+  if (object.coarsening.method == CoarseningConfig::Method::kHarmonic) {
+    std::vector<VoigtTensor> fine_tensors;
+    for (const LameParameters& l : fine_lame)
+      fine_tensors.push_back(isotropic_voigt(l.mu, l.lambda));
+    HarmonicOptions options;
+    options.normal =
+        object.coarsening.coarse_normals ? NeumannNormal::kCoarse : NeumannNormal::kFine;
+    options.coarse = &coarse.mesh;
+    const auto homogenize = [&](const HarmonicOptions& o, HarmonicDisplacements& harmonic) {
+      timer.reset();
+      harmonic =
+          solve_harmonic_displacements(fine, fine_el, fine_tensors, o, at + "/reference/mesh");
+      out.harmonic_seconds += timer.seconds();
+      timer.reset();
+      HomogenizedTensors h = homogenize_tensors(fine, fine_el, fine_tensors, harmonic.fields,
+                                                coarse.mesh, coarse_el, overlaps);
+      out.tensor_seconds += timer.seconds();
+      return h;
+    };
+    out.homogenized = homogenize(options, out.harmonic);
+    out.tensors = out.homogenized.tensors;
+    if (object.coarsening.boundary == CoarseningConfig::Boundary::kMixed) {
+      options.fixed_vertices = always_fixed_vertices(out.fine);
+      if (options.fixed_vertices.empty())
+        throw InputError(at +
+                         "/coarsening/boundary: 'mixed' holds the object's fixed Dirichlet "
+                         "vertices, but it has none that stay fixed for the whole run");
+      out.mixed_boundary = true;
+      HarmonicDisplacements mixed_fields;
+      const HomogenizedTensors mixed = homogenize(options, mixed_fields);
+      // Coarse tets with 3-4 fixed vertices have a singular G_q: they keep the Neumann tensor.
+      for (int q = 0; q < nq; ++q) {
+        if (mixed.condition[q] > 1e6 || !(mixed.min_eigenvalue[q] > 0.0)) {
+          ++out.neumann_fallbacks;
+          continue;
+        }
+        out.tensors[q] = mixed.tensors[q];
+        out.homogenized.condition[q] = mixed.condition[q];
+      }
+      out.harmonic = std::move(mixed_fields);
+      out.homogenized.coarse_fields = mixed.coarse_fields;  // the fields the display map uses
+    }
+  } else {
+    for (const LameParameters& l : average_lame(fine_lame, overlaps, coarse_el.volume))
+      out.tensors.push_back(isotropic_voigt(l.mu, l.lambda));
+  }
+
+  std::vector<int> indefinite, ill_conditioned;
+  for (int q = 0; q < nq; ++q) {
+    const Eigen::SelfAdjointEigenSolver<VoigtTensor> eig(out.tensors[q], Eigen::EigenvaluesOnly);
+    if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) indefinite.push_back(q);
+    if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > 1e6)
+      ill_conditioned.push_back(q);
+  }
+  if (!indefinite.empty())
+    throw InputError(at + "/coarsening: the homogenized tensor is not positive definite on " +
+                     std::to_string(indefinite.size()) +
+                     " coarse tet(s): " + list_tets(indefinite) +
+                     " (a coarse tet outside the fine mesh, or one that barely overlaps it)");
+  if (!ill_conditioned.empty())
+    out.notes.push_back("warning: " + object_pointer(index) +
+                        "/coarsening: " + std::to_string(ill_conditioned.size()) +
+                        " coarse tet(s) with an ill-conditioned harmonic strain matrix "
+                        "(cond G_q > 1e6): " +
+                        list_tets(ill_conditioned));
+
+  VecX mass_density = VecX::Zero(nq);
+  for (int k = 0; k < overlaps.size(); ++k)
+    mass_density[overlaps.coarse[k]] += out.fine.density[overlaps.fine[k]] * overlaps.volume[k];
+  out.density = mass_density.cwiseQuotient(coarse_el.volume);
+  out.youngs = overlap_average(out.fine.youngs, overlaps, nq);
+  out.poisson = overlap_average(out.fine.poisson, overlaps, nq);
+
+  std::ostringstream note;
+  note << object_pointer(index) << "/coarsening: " << fine.num_tets() << " fine tets onto " << nq
+       << " coarse, " << overlaps.size() << " overlapping pairs";
+  if (object.coarsening.method == CoarseningConfig::Method::kHarmonic) {
+    note << "; harmonic problems " << (out.mixed_boundary ? "mixed" : "pure Neumann")
+         << ", residual " << out.harmonic.max_relative_residual << "; max cond G_q "
+         << out.homogenized.condition.maxCoeff() << ", coarse vertices outside the fine mesh "
+         << out.homogenized.coarse_in_fine.num_outside;
+  }
+  if (out.mixed_boundary)
+    note << "; " << out.neumann_fallbacks
+         << " coarse tets at the fixed vertices took their pure-Neumann tensor";
+  out.notes.insert(out.notes.begin(), note.str());
+  if (!cache_dir.empty())
+    out.notes.push_back(
+        write_coarsening_cache(cache_file, key, out)
+            ? object_pointer(index) + "/coarsening: cached in " + cache_file.string()
+            : "warning: could not write the coarsening cache " + cache_file.string());
+  return out;
+}
+
+void apply_coarsening(const ObjectCoarsening& coarsening, ObjectPieces& coarse) {
+  coarse.stiffness = coarsening.tensors;
+  coarse.density = coarsening.density;
+  coarse.youngs = coarsening.youngs;
+  coarse.poisson = coarsening.poisson;
+}
+
+}  // namespace simrun
