@@ -36,7 +36,11 @@ enum class CounterCombine {
   X(eigen_s,           kSum,  "wall seconds spent in those eigendecompositions")                  \
   X(obstacle_projections, kSum, "vertices moved out of projected obstacles (spheres) after the step") \
   X(eigenfit_tracked,  kLast, "EigenFit tracking test: fitted modes whose rest mode they follow (|U^T M U_rest| > 0.6)") \
-  X(eigenfit_tracking_failed, kSum, "1 when fewer than half of the fitted modes passed the tracking test")
+  X(eigenfit_tracking_failed, kSum, "1 when fewer than half of the fitted modes passed the tracking test") \
+  X(contacts,          kLast, "IPC contact pairs closer than d_hat at the end of the step (0 without contact)") \
+  X(min_distance,      kLast, "smallest contact distance seen in the step's iterates [m] (0 without contact)") \
+  X(barrier_stiffness, kLast, "IPC barrier stiffness kappa at the end of the step [J]")          \
+  X(ccd_step,          kLast, "smallest CCD-limited line-search step fraction in the step (1: none limited; 0 without contact)")
 // clang-format on
 
 struct StepStats {

@@ -3,11 +3,7 @@
 namespace simrun {
 
 AdaptiveLagrangian AdaptiveLagrangian::for_integrator(std::string_view type, double alpha) {
-  if (type == "verlet") return AdaptiveLagrangian({{0.5, 0.0}, {0.5, 1.0}});
-  if (type == "symplectic_euler") return AdaptiveLagrangian({{1.0, 0.0}});
-  if (type == "variational_midpoint") return AdaptiveLagrangian({{1.0, 0.5}});
-  if (type == "variational_alpha") return AdaptiveLagrangian({{1.0, alpha}});
-  return AdaptiveLagrangian({});
+  return AdaptiveLagrangian(adaptive_quadrature(type, alpha));
 }
 
 bool AdaptiveLagrangian::left_force_explicit() const {
@@ -16,16 +12,7 @@ bool AdaptiveLagrangian::left_force_explicit() const {
   return true;
 }
 
-bool AdaptiveLagrangian::symmetric() const {
-  // The mirrored point (w, 1 - alpha) must be in the rule with the same weight.
-  for (const QuadraturePoint& p : m_points) {
-    bool mirrored = false;
-    for (const QuadraturePoint& q : m_points)
-      mirrored = mirrored || (q.weight == p.weight && q.alpha == 1.0 - p.alpha);
-    if (!mirrored) return false;
-  }
-  return true;
-}
+bool AdaptiveLagrangian::symmetric() const { return is_symmetric_quadrature(m_points); }
 
 void AdaptiveLagrangian::forces(const Model& model, const VecX& a, const VecX& b,
                                 LagrangianForces& out) const {

@@ -12,14 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "integrate/adaptive_quadrature.hpp"
 #include "model/model.hpp"
 
 namespace simrun {
-
-struct QuadraturePoint {
-  double weight;
-  double alpha;  ///< x = (1 - alpha) a + alpha b
-};
 
 /// F_left, F_right and sum_i w_i W(x_i) at one (a, b).
 struct LagrangianForces {

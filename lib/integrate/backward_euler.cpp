@@ -10,7 +10,9 @@ Status BackwardEuler::attempt(Model& model, State& state, double h, StepStats& s
   if (m_settings.extrapolate_guess && m_has_previous && state.q == m_last.q && state.v == m_last.v)
     x += h * (state.v - m_prev_v) * (h / m_prev_h);
   const VecX v_n = state.v;
-  const Status status = m_stage_solver.solve(model, recipe_stage(state.q, state.v, h), x, stats);
+  ImplicitStage stage = recipe_stage(state.q, state.v, h);
+  stage.start = state.q;
+  const Status status = m_stage_solver.solve(model, stage, x, stats);
   if (status != Status::kSuccess) return status;
   state.v = (x - state.q) / h;
   state.q = x;

@@ -26,7 +26,8 @@ Status Bdf2::attempt(Model& model, State& state, double h, StepStats& stats) {
     tau = h;
   }
   m_stage_solver.begin_step(model, state.q);
-  const ImplicitStage stage = recipe_stage(a_q, a_v, tau);
+  ImplicitStage stage = recipe_stage(a_q, a_v, tau);
+  stage.start = state.q;
   VecX x = a_q + tau * state.v;  // guess v = v_n
   const Status status = m_linearized
                             ? m_stage_solver.solve_linearized(model, stage, state.q, x, stats)

@@ -112,6 +112,14 @@ void pull_into_feasible_region(StagePotential& phi, const VecX& anchor, VecX& x)
   }
 }
 
+/// Moves the guess x back toward the feasible start by the largest step the model's terms allow
+/// (contact: CCD along start -> x).
+void pull_into_collision_free_region(const Model& model, const VecX& start, VecX& x) {
+  if (start.size() != x.size()) return;
+  const double alpha = model.max_feasible_step(start, x - start);
+  if (alpha < 1.0) x = start + alpha * (x - start);
+}
+
 /// Step-size stop as in BE (GAUSS code): an update changing no stage velocity by more than the
 /// tolerance; needed for stiff bodies where round-off keeps the residual above 1e-6.
 NewtonSettings stage_newton_settings(const NewtonSettings& settings, double tau) {
@@ -147,6 +155,7 @@ void ImplicitStageSolver::begin_step(Model& model, const VecX& q) {
 Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX& x,
                                   StepStats& stats) {
   StagePotential phi(model, stage, m_D);
+  pull_into_collision_free_region(model, stage.start, x);
   pull_into_feasible_region(phi, stage.damping_anchor, x);
   NewtonSettings settings = stage_newton_settings(m_settings.newton, stage.tau);
   settings.reuse_factorization = false;

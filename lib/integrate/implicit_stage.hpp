@@ -28,6 +28,10 @@ struct ImplicitStage {
   VecX damping_anchor;               ///< c: the damping force is -D (x - c) / sigma
   double damping_tau = 0.0;          ///< sigma [s]
   const StageTerm* extra = nullptr;  ///< added to Phi when set
+  /// The step's start q_n (a feasible state) when set: a guess that a term's
+  /// max_feasible_step forbids (a predictor through a contact) is pulled back along the segment
+  /// from it (IPC: every iterate stays intersection-free).
+  VecX start;
 };
 
 /// The recipe's stage for q = a_q + tau v, M (v - a_v) = tau (f - D v).

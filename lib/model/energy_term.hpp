@@ -13,6 +13,7 @@
 ///   pattern           add_stencils(), pattern_version()            (changing couplings)
 #include <string>
 
+#include "core/step_stats.hpp"
 #include "core/types.hpp"
 #include "fem/dof_map.hpp"
 #include "fem/tet_pattern.hpp"
@@ -69,6 +70,9 @@ class EnergyTerm {
   virtual double max_feasible_step(const VecX& /*x*/, const VecX& /*dx*/) const { return 1.0; }
   /// False when x is not an admissible state for this term (intersecting, inverted).
   virtual bool is_valid(const VecX& /*x*/) const { return true; }
+  /// Adds what the term saw during the last step to stats.csv's counters (contact pairs, the
+  /// smallest distance, ...); called after each taken step.
+  virtual void add_step_stats(StepStats& /*stats*/) const {}
   /// Vertex groups whose DOFs the Hessian couples beyond the mesh's tets (springs, contact).
   virtual void add_stencils(StencilList& /*stencils*/) const {}
   /// Changes whenever add_stencils() would answer differently: the model then rebuilds the

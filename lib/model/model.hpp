@@ -80,6 +80,10 @@ class Model {
   /// Largest alpha in [0, 1] such that q + s dq is admissible for every term, 0 <= s <= alpha.
   double max_feasible_step(const VecX& q, const VecX& dq) const;
   /// False when some term finds q inadmissible (intersecting, inverted).
+  /// Every term's add_step_stats (contact counters), after a taken step.
+  void add_step_stats(StepStats& stats) const {
+    for (const auto& term : m_terms) term->add_step_stats(stats);
+  }
   bool is_valid(const VecX& q) const;
   /// Sum of the terms' energy_magnitude at q: the scale of U(q)'s rounding error over eps.
   double energy_magnitude(const VecX& q) const;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "integrate/adaptive_lagrangian.hpp"
+#include "integrate/adaptive_quadrature.hpp"
 
 namespace simrun {
 
@@ -31,8 +31,8 @@ void check_adaptive_time(const json& scene, std::vector<SchemaViolation>& out) {
   const json& integrator = scene.at("integrator");
   const std::string type = integrator.at("type").get<std::string>();
   const double alpha = integrator.contains("alpha") ? integrator["alpha"].get<double>() : 0.5;
-  const AdaptiveLagrangian lagrangian = AdaptiveLagrangian::for_integrator(type, alpha);
-  if (lagrangian.empty())
+  const std::vector<QuadraturePoint> quadrature = adaptive_quadrature(type, alpha);
+  if (quadrature.empty())
     out.push_back({pointer,
                    "time adaptivity needs a variational integrator (verlet, "
                    "symplectic_euler, variational_midpoint, variational_alpha), found '" +
@@ -48,7 +48,7 @@ void check_adaptive_time(const json& scene, std::vector<SchemaViolation>& out) {
                      "the reversible scheme needs a symmetric sigma "
                      "('midpoint'), found '" +
                          s.sigma_at + "'"});
-    if (!lagrangian.empty() && !lagrangian.symmetric())
+    if (!quadrature.empty() && !is_symmetric_quadrature(quadrature))
       out.push_back({pointer + "/scheme",
                      "the reversible scheme needs a symmetric Lagrangian (Eq. 3.29: verlet or "
                      "variational_midpoint), found '" +

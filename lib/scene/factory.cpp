@@ -5,6 +5,7 @@
 #include "fem/mass.hpp"
 #include "integrate/adaptive_variational.hpp"
 #include "mesh/boundary.hpp"
+#include "scene/contact_terms.hpp"
 #include "scene/energy_terms.hpp"
 #include "scene/initial_state.hpp"
 #include "scene/memory_estimate.hpp"
@@ -116,6 +117,8 @@ BuiltModel build_model(const SceneConfig& scene) {
   built.time_dependent_loads = terms.time_dependent_loads;
   SceneObstacles obstacles = make_obstacles(scene, objects, nodal_mass);
   for (auto& term : obstacles.terms) terms.terms.push_back(std::move(term));
+  if (scene.contact)
+    terms.terms.push_back(make_contact_barrier(scene, objects, nodal_mass, built.notes));
   built.projections = std::move(obstacles.projections);
 
   // Release times are compared with step start times that accumulate round-off: a millionth of

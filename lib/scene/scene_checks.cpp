@@ -182,11 +182,45 @@ void check_reversible_corotated(const json& scene, std::vector<SchemaViolation>&
   }
 }
 
+/// "contact" (docs/contact.md): the integrators that minimize an incremental potential with the
+/// barrier, IPC planes instead of penalty planes, and what is not available yet.
+void check_contact(const json& scene, std::vector<SchemaViolation>& out) {
+  const json& contact = scene.at("contact");
+  const std::string type = scene.at("integrator").at("type").get<std::string>();
+  if (type != "be" && type != "bdf2")
+    out.push_back({"/integrator/type",
+                   "IPC contact runs with 'be' or 'bdf2' (incremental "
+                   "potentials with a CCD-limited line search), found '" +
+                       type + "'"});
+  if (contact.at("friction").get<double>() > 0.0)
+    out.push_back({"/contact/friction", "IPC friction is not available yet: only 0"});
+  if (scene.contains("obstacles")) {
+    const json& obstacles = scene["obstacles"];
+    for (std::size_t i = 0; i < obstacles.size(); ++i) {
+      const std::string at = "/obstacles/" + std::to_string(i);
+      if (obstacles[i].contains("sphere"))
+        out.push_back({at + "/sphere",
+                       "sphere obstacles are projections and do not combine with "
+                       "IPC contact; use planes"});
+      else if (obstacles[i]["plane"].contains("stiffness"))
+        out.push_back({at + "/plane/stiffness",
+                       "with \"contact\" a plane is an IPC barrier "
+                       "plane, it has no penalty stiffness"});
+    }
+  }
+  const json& objects = scene.at("objects");
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    if (objects[i].at("material").at("model").get<std::string>() == "mass_spring")
+      out.push_back({"/objects/" + std::to_string(i) + "/material/model",
+                     "mass-spring objects have no surface for IPC contact yet"});
+}
+
 std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   std::vector<SchemaViolation> out;
   if (scene.at("integrator").at("type").get<std::string>() == "reversible_corotated")
     check_reversible_corotated(scene, out);
   if (scene.at("damping").contains("viscous")) check_viscous_damping(scene, out);
+  if (scene.contains("contact")) check_contact(scene, out);
   check_adaptive_time(scene, out);
   require_not_both(scene.at("output"), "every", "interval", "/output", out);
   if (scene.contains("wind")) {

@@ -112,6 +112,15 @@ struct ObstacleConfig {
   double radius = 0.0;          ///< sphere [m]
 };
 
+/// "contact": IPC barrier contact (docs/contact.md; Trusty et al. / Li et al. 2020).
+struct ContactConfig {
+  double dhat = 1e-3;     ///< activation distance, relative to the scene's bounding-box diagonal
+  double kappa = 0.0;     ///< barrier stiffness [J]; 0 = IPC's automatic value
+  bool self = true;       ///< objects touch themselves
+  double friction = 0.0;  ///< mu
+  double epsv = 1e-3;     ///< friction smoothing velocity [m/s]
+};
+
 struct TwistConfig {
   int axis = 0;            ///< 0 = x, 1 = y, 2 = z
   double angle_deg = 0.0;  ///< rotation of the +axis end; linear along the axis
@@ -235,7 +244,8 @@ struct SceneConfig {
   Vec3 gravity = Vec3(0, -9.81, 0);  ///< [m/s^2]
   std::optional<WindConfig> wind;
   std::vector<ObstacleConfig> obstacles;
-  bool lumped_mass = true;  ///< "mass": "lumped" | "consistent"
+  std::optional<ContactConfig> contact;  ///< "contact": IPC barrier contact
+  bool lumped_mass = true;               ///< "mass": "lumped" | "consistent"
   DampingConfig damping;
   IntegratorConfig integrator;
   SolverConfig solver;

@@ -238,6 +238,16 @@ SceneConfig scene_from_json(const json& j) {
   if (j.contains("wind")) c.wind = wind_from_json(j["wind"]);
   if (j.contains("obstacles"))
     for (const json& o : j["obstacles"]) c.obstacles.push_back(obstacle_from_json(o));
+  if (j.contains("contact")) {
+    const json& contact = j["contact"];
+    ContactConfig cc;
+    cc.dhat = contact.at("dhat").get<double>();
+    cc.kappa = contact.value("kappa", 0.0);
+    cc.self = contact.at("self").get<bool>();
+    cc.friction = contact.at("friction").get<double>();
+    cc.epsv = contact.at("epsv").get<double>();
+    c.contact = cc;
+  }
   c.lumped_mass = j.at("mass").get<std::string>() == "lumped";
   const json& damping = j.at("damping");
   c.damping.mass = damping.at("mass").get<double>();

@@ -68,6 +68,7 @@ SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& obj
     if (o.kind == ObstacleConfig::Kind::kPlane) {
       require(o.normal.norm() > 0.0,
               at + "plane/normal: expected a non-zero normal, found [0,0,0]");
+      if (scene.contact) continue;  // an IPC barrier plane (scene/contact_terms.hpp)
       double stiffness = o.stiffness;
       if (stiffness == 0.0) {
         stiffness =

@@ -60,6 +60,7 @@ Status SimulatedSystem::advance(double h, double t_end, StepStats& stats) {
     return status;
   }
   if (!own_time) m_state.t = t_end;  // the clock's time, not the integrator's running sum
+  m_model->add_step_stats(stats);
   if (!m_projections.empty()) stats.obstacle_projections += project_state();
   return status;
 }

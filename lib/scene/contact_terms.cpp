@@ -1,0 +1,84 @@
+#include "scene/contact_terms.hpp"
+
+#include "contact/collision_mesh_build.hpp"
+#include "core/error.hpp"
+#include "scene/object_pieces.hpp"
+
+namespace simrun {
+
+namespace {
+/// The scene object of a full vertex id.
+size_t object_of_vertex(const MergedObjects& objects, int vertex) {
+  size_t object = 0;
+  while (object + 2 < objects.vertex_offset.size() && vertex >= objects.vertex_offset[object + 1])
+    ++object;
+  return object;
+}
+}  // namespace
+
+std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
+                                                     const MergedObjects& objects,
+                                                     const VecX& nodal_mass,
+                                                     std::vector<std::string>& notes) {
+  const ContactConfig& config = *scene.contact;
+  const std::string file = scene.source.string() + ": ";
+  std::vector<int> tet_object(objects.num_tets());
+  for (size_t i = 0; i + 1 < objects.tet_offset.size(); ++i)
+    for (int e = objects.tet_offset[i]; e < objects.tet_offset[i + 1]; ++e)
+      tet_object[e] = static_cast<int>(i);
+  CollisionMesh mesh = build_collision_mesh(objects.mesh, tet_object,
+                                            std::vector<bool>(scene.objects.size(), config.self));
+  std::vector<ContactPlane> planes;
+  for (const ObstacleConfig& o : scene.obstacles)
+    if (o.kind == ObstacleConfig::Kind::kPlane) planes.push_back({o.point, o.normal.normalized()});
+
+  const MatX3& x0 = objects.initial_positions;
+  const double diagonal = (x0.colwise().maxCoeff() - x0.colwise().minCoeff()).norm();
+  BarrierSettings settings;
+  settings.bbox_diagonal = diagonal;
+  settings.dhat = config.dhat * diagonal;
+  const double average_mass = nodal_mass.sum() / 3.0 / std::max(1, objects.num_vertices());
+  const double automatic =
+      automatic_barrier_stiffness(average_mass, settings.dhat, diagonal, scene.time.dt);
+  settings.kappa = config.kappa > 0.0 ? config.kappa : automatic;
+  settings.kappa_max = 100.0 * settings.kappa;
+  auto barrier = std::make_unique<ContactBarrier>(std::move(mesh), planes, settings,
+                                                  VecX(as_flat(objects.mesh.vertices)));
+
+  // The start must be intersection-free with a positive gap (the barrier is infinite at 0).
+  const VecX x = as_flat(x0);
+  for (size_t p = 0; p < planes.size(); ++p)
+    for (int v : barrier->mesh().vertices) {
+      const double height = planes[p].normal.dot(x.segment<3>(3 * v) - planes[p].point);
+      if (!(height > 0.0)) {
+        const size_t object = object_of_vertex(objects, v);
+        throw InputError(file + object_pointer(object) + ": object '" + scene.objects[object].name +
+                         "' starts on or below the contact plane " + "/obstacles/" +
+                         std::to_string(p) + " (vertex " +
+                         std::to_string(v - objects.vertex_offset[object]) + ", height " +
+                         short_number(height) + " m): start every vertex above it");
+      }
+    }
+  double min_distance = 0.0;
+  for (const auto& pair : barrier->active_pairs(x, &min_distance)) {
+    if (min_distance > 0.0) break;
+    if (pair.kind == ContactBarrier::Pair::Kind::kVertexPlane) continue;
+    const size_t a = object_of_vertex(objects, pair.vertices[0]);
+    const size_t b = object_of_vertex(objects, pair.vertices[2]);
+    throw InputError(file + "/objects: '" + scene.objects[a].name + "' (" + object_pointer(a) +
+                     ") and '" + scene.objects[b].name + "' (" + object_pointer(b) +
+                     ") touch or intersect at t = 0 (vertices " + std::to_string(pair.vertices[0]) +
+                     ", " + std::to_string(pair.vertices[1]) + ", " +
+                     std::to_string(pair.vertices[2]) + ", " + std::to_string(pair.vertices[3]) +
+                     " at distance 0): move them apart");
+  }
+  notes.push_back(
+      "contact: " + std::to_string(barrier->mesh().num_faces()) + " surface triangles, " +
+      std::to_string(barrier->mesh().num_edges()) + " edges, " + std::to_string(planes.size()) +
+      " plane(s); d_hat = " + short_number(settings.dhat) + " m (" + short_number(config.dhat) +
+      " of the diagonal), kappa = " + short_number(settings.kappa) + " J" +
+      (config.kappa > 0.0 ? "" : " (automatic)"));
+  return barrier;
+}
+
+}  // namespace simrun

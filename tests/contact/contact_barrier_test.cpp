@@ -1,0 +1,176 @@
+// The IPC barrier term (contact/contact_barrier.hpp): its energy, gradient and PSD-free Hessian
+// agree with finite differences on two boxes whose vertex-face and edge-edge pairs and a plane
+// are inside d_hat; it is infinite at contact; its largest feasible step stops a motion before
+// the surfaces meet; and the pattern grows with new pairs.
+#include "contact/contact_barrier.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+
+#include "contact/barrier.hpp"
+#include "contact/collision_mesh_build.hpp"
+#include "fem/dof_map.hpp"
+#include "fem/tet_pattern.hpp"
+#include "mesh/box.hpp"
+#include "support/finite_difference.hpp"
+
+namespace simrun {
+namespace {
+
+using testing::fd_gradient;
+using testing::fd_jacobian;
+using testing::relative_error;
+
+/// Two unit-ish boxes, the second above the first with a gap of `gap`, turned slightly so that
+/// edges cross (edge-edge pairs) and corners face faces, and a floor plane `floor_gap` under the
+/// first.
+struct TwoBoxes {
+  TetMesh mesh;
+  std::vector<int> tet_object;
+  VecX x;
+};
+
+TwoBoxes two_boxes(double gap) {
+  const TetMesh a = make_box(Vec3(1.0, 0.5, 1.0), Eigen::Vector3i(2, 1, 2), 6);
+  TetMesh b = make_box(Vec3(0.6, 0.4, 0.6), Eigen::Vector3i(1, 1, 1), 6);
+  const Mat3 turn = Eigen::AngleAxisd(0.3, Vec3::UnitY()).toRotationMatrix() *
+                    Eigen::AngleAxisd(0.2, Vec3::UnitX()).toRotationMatrix();
+  // Lowest point of the turned box b, to put it `gap` above a's top face (y = 0.5).
+  MatX3 turned(b.num_vertices(), 3);
+  for (int v = 0; v < b.num_vertices(); ++v)
+    turned.row(v) = (turn * (b.vertices.row(v).transpose() - Vec3(0.3, 0.2, 0.3))).transpose();
+  const double lowest = turned.col(1).minCoeff();
+  for (int v = 0; v < b.num_vertices(); ++v)
+    turned.row(v) += Eigen::RowVector3d(0.5, 0.5 + gap - lowest, 0.5);
+  TwoBoxes out;
+  out.mesh.vertices.resize(a.num_vertices() + b.num_vertices(), 3);
+  out.mesh.vertices << a.vertices, turned;
+  out.mesh.tets.resize(a.num_tets() + b.num_tets(), 4);
+  out.mesh.tets << a.tets, (b.tets.array() + a.num_vertices()).matrix();
+  out.tet_object.assign(a.num_tets(), 0);
+  out.tet_object.insert(out.tet_object.end(), b.num_tets(), 1);
+  out.x = VecX(Eigen::Map<const VecX>(out.mesh.vertices.data(), out.mesh.vertices.size()));
+  return out;
+}
+
+ContactBarrier make_barrier(const TwoBoxes& boxes, double dhat, double floor_height) {
+  BarrierSettings settings;
+  settings.dhat = dhat;
+  settings.kappa = 1.0;
+  settings.kappa_max = 100.0;
+  settings.bbox_diagonal = 2.0;
+  CollisionMesh mesh = build_collision_mesh(boxes.mesh, boxes.tet_object, {true, true});
+  return ContactBarrier(std::move(mesh), {{Vec3(0, floor_height, 0), Vec3::UnitY()}}, settings,
+                        boxes.x);
+}
+
+TEST(Barrier, IsC2AtDhatAndInfiniteAtContact) {
+  const double s_hat = 1e-4;
+  EXPECT_EQ(barrier(s_hat, s_hat), 0.0);
+  EXPECT_EQ(barrier_first_derivative(s_hat, s_hat), 0.0);
+  EXPECT_NEAR(barrier_second_derivative(s_hat * (1 - 1e-9), s_hat), 0.0, 1e-6);
+  EXPECT_TRUE(std::isinf(barrier(0.0, s_hat)));
+  const double s = 0.3 * s_hat, h = 1e-9 * s_hat;
+  EXPECT_NEAR(barrier_first_derivative(s, s_hat),
+              (barrier(s + h, s_hat) - barrier(s - h, s_hat)) / (2 * h), 1e-6);
+  EXPECT_NEAR(
+      barrier_second_derivative(s, s_hat),
+      (barrier_first_derivative(s + h, s_hat) - barrier_first_derivative(s - h, s_hat)) / (2 * h),
+      1e-3 * std::abs(barrier_second_derivative(s, s_hat)));
+}
+
+TEST(ContactBarrier, GradientAndHessianMatchFiniteDifferences) {
+  const TwoBoxes boxes = two_boxes(0.02);
+  ContactBarrier term = make_barrier(boxes, 0.05, -0.03);
+  const auto pairs = term.active_pairs(boxes.x);
+  int vf = 0, ee = 0, plane = 0;
+  for (const auto& p : pairs) {
+    vf += p.kind == ContactBarrier::Pair::Kind::kVertexFace;
+    ee += p.kind == ContactBarrier::Pair::Kind::kEdgeEdge;
+    plane += p.kind == ContactBarrier::Pair::Kind::kVertexPlane;
+  }
+  ASSERT_GT(vf, 0);
+  ASSERT_GT(ee, 0);
+  ASSERT_GT(plane, 0);
+  const int n = boxes.mesh.num_vertices();
+  VecX g = VecX::Zero(3 * n);
+  term.add_gradient(boxes.x, g);
+  const auto energy = [&](const VecX& y) { return term.energy(y); };
+  EXPECT_LT(relative_error(g, fd_gradient(energy, boxes.x, 1e-7)), 1e-5);
+
+  // Hessian over all DOFs: bind a full pattern holding the pairs' stencils.
+  const DofMap dofs(n, {});
+  term.on_iterate(boxes.x);
+  StencilList stencils;
+  term.add_stencils(stencils);
+  SpMat pattern = build_tet_pattern(boxes.mesh.tets, dofs, stencils);
+  term.bind(pattern, dofs);
+  std::fill(pattern.valuePtr(), pattern.valuePtr() + pattern.nonZeros(), 0.0);
+  term.add_hessian(boxes.x, pattern.valuePtr(), false);
+  const auto gradient = [&](const VecX& y) {
+    VecX out = VecX::Zero(y.size());
+    term.add_gradient(y, out);
+    return out;
+  };
+  const MatX H = MatX(pattern);
+  EXPECT_LT(relative_error(H, fd_jacobian(gradient, boxes.x, 1e-7)), 1e-4);
+  // The projected Hessian is PSD.
+  std::fill(pattern.valuePtr(), pattern.valuePtr() + pattern.nonZeros(), 0.0);
+  term.add_hessian(boxes.x, pattern.valuePtr(), true);
+  const Eigen::SelfAdjointEigenSolver<MatX> eig{MatX(pattern)};
+  EXPECT_GT(eig.eigenvalues().minCoeff(), -1e-8 * eig.eigenvalues().maxCoeff());
+}
+
+TEST(ContactBarrier, EnergyIsInfiniteAtContactAndZeroBeyondDhat) {
+  const TwoBoxes far = two_boxes(0.5);
+  const ContactBarrier apart = make_barrier(far, 0.05, -1.0);
+  EXPECT_EQ(apart.energy(far.x), 0.0);
+  const TwoBoxes touching = two_boxes(0.0);
+  const ContactBarrier term = make_barrier(touching, 0.05, -1.0);
+  EXPECT_TRUE(std::isinf(term.energy(touching.x)));
+}
+
+TEST(ContactBarrier, TheFeasibleStepStopsBeforeTheSurfacesMeet) {
+  const TwoBoxes boxes = two_boxes(0.02);
+  const ContactBarrier term = make_barrier(boxes, 1e-3, -0.5);
+  // Move the upper box 0.1 down (through the lower one) and the lower box 1.0 down (through
+  // the floor at -0.5).
+  for (const double drop : {0.1, 1.0}) {
+    VecX dx = VecX::Zero(boxes.x.size());
+    const int first_b = boxes.mesh.num_vertices() - 8;
+    for (int v = drop < 0.5 ? first_b : 0; v < (drop < 0.5 ? boxes.mesh.num_vertices() : first_b);
+         ++v)
+      dx[3 * v + 1] = -drop;
+    const double alpha = term.max_feasible_step(boxes.x, dx);
+    EXPECT_GT(alpha, 0.0);
+    EXPECT_LT(alpha, 1.0);
+    // At the allowed step every pair keeps a positive distance; at the full step they cross.
+    double min_distance = 0.0;
+    term.active_pairs(boxes.x + alpha * dx, &min_distance);
+    EXPECT_GT(min_distance, 0.0) << drop;
+    EXPECT_TRUE(std::isfinite(term.energy(boxes.x + alpha * dx))) << drop;
+  }
+}
+
+TEST(ContactBarrier, NewPairsGrowThePatternWithinAStep) {
+  const TwoBoxes boxes = two_boxes(0.2);
+  ContactBarrier term = make_barrier(boxes, 0.05, -1.0);
+  term.begin_step(boxes.x);
+  const long before = term.pattern_version();
+  StencilList none;
+  term.add_stencils(none);
+  EXPECT_TRUE(none.empty());
+  VecX closer = boxes.x;
+  for (int v = boxes.mesh.num_vertices() - 8; v < boxes.mesh.num_vertices(); ++v)
+    closer[3 * v + 1] -= 0.17;
+  term.on_iterate(closer);
+  EXPECT_GT(term.pattern_version(), before);
+  StencilList some;
+  term.add_stencils(some);
+  EXPECT_FALSE(some.empty());
+}
+
+}  // namespace
+}  // namespace simrun
