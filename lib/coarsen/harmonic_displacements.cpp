@@ -139,6 +139,18 @@ Eigen::Matrix<double, 6, 12> voigt_strain_operator(const TetGradients& G) {
   return B;
 }
 
+SpMat voigt_stiffness(const TetElements& elements, const std::vector<VoigtTensor>& tensors,
+                      const DofMap& dofs) {
+  SpMat K = build_tet_pattern(elements.tets, dofs);
+  const TetSlots slots(elements.tets, dofs, K);
+  for (int e = 0; e < elements.size(); ++e) {
+    const Eigen::Matrix<double, 6, 12> B = voigt_strain_operator(elements.grad[e]);
+    const Mat12 Ke = elements.volume[e] * B.transpose() * tensors[e] * B;
+    slots.add(e, Ke, K.valuePtr());
+  }
+  return K;
+}
+
 BoundaryShells boundary_shells(const TetMesh& mesh) {
   BoundaryShells shells;
   shells.faces = boundary_faces(mesh);
@@ -222,15 +234,8 @@ HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const Te
     result.removed_load_fraction = removed / total;
   }
 
-  // K = sum_e V_e B_e^T C_e B_e over the DOFs not held fixed (Eq. 2.14).
   const DofMap dofs(n, options.fixed_vertices);
-  SpMat K = build_tet_pattern(elements.tets, dofs);
-  const TetSlots slots(elements.tets, dofs, K);
-  for (int e = 0; e < elements.size(); ++e) {
-    const Eigen::Matrix<double, 6, 12> B = voigt_strain_operator(elements.grad[e]);
-    const Mat12 Ke = elements.volume[e] * B.transpose() * tensors[e] * B;
-    slots.add(e, Ke, K.valuePtr());
-  }
+  const SpMat K = voigt_stiffness(elements, tensors, dofs);
 
   std::vector<bool> dropped(dofs.num_free(), false);
   if (pure_neumann)

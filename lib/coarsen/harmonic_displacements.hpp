@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "fem/dof_map.hpp"
 #include "fem/tet_elements.hpp"
 #include "material/material_parameters.hpp"
 #include "mesh/tet_mesh.hpp"
@@ -21,6 +22,10 @@ Mat3 load_case_stress(int j);
 /// 6x12 engineering-strain operator of a P1 tet: [e11 e22 e33 2e23 2e13 2e12] = B u for the
 /// element's nodal displacements u (vertex-major, 3 per vertex).
 Eigen::Matrix<double, 6, 12> voigt_strain_operator(const TetGradients& G);
+
+/// K = sum_e V_e B_e^T C_e B_e (Eq. 2.14, one Voigt tensor per tet) over the free DOFs of `dofs`.
+SpMat voigt_stiffness(const TetElements& elements, const std::vector<VoigtTensor>& tensors,
+                      const DofMap& dofs);
 
 /// The boundary triangles of a tet mesh grouped into closed shells (connected through shared
 /// edges). A shell whose enclosed signed volume (divergence theorem over outward-oriented

@@ -47,6 +47,8 @@ class ContactBarrier final : public EnergyTerm {
   void add_step_stats(StepStats& stats) const override;
 
   double kappa() const { return m_settings.kappa; }
+  double dhat() const { return m_settings.dhat; }  ///< absolute [m]
+  const std::vector<ContactPlane>& planes() const { return m_planes; }
   const CollisionMesh& mesh() const { return m_mesh; }
 
   /// A pair closer than d_hat: its four vertices (full ids; -1 unused) and kind.

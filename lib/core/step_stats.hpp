@@ -40,7 +40,8 @@ enum class CounterCombine {
   X(contacts,          kLast, "IPC contact pairs closer than d_hat at the end of the step (0 without contact)") \
   X(min_distance,      kLast, "smallest contact distance seen in the step's iterates [m] (0 without contact)") \
   X(barrier_stiffness, kLast, "IPC barrier stiffness kappa at the end of the step [J]")          \
-  X(ccd_step,          kLast, "smallest CCD-limited line-search step fraction in the step (1: none limited; 0 without contact)")
+  X(ccd_step,          kLast, "smallest CCD-limited line-search step fraction in the step (1: none limited; 0 without contact)") \
+  X(friction_work,     kSum,  "work of the lagged IPC friction forces over the step [J] (energy dissipated; 0 without friction)")
 // clang-format on
 
 struct StepStats {

@@ -6,6 +6,7 @@
 
 #include "core/parallel.hpp"
 #include "fem/element_coloring.hpp"
+#include "model/tet_inversion_step.hpp"
 
 namespace simrun {
 
@@ -107,6 +108,11 @@ void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd)
     const Mat12 H = element_hessian(m_elements.grad[e], m_elements.volume[e], D);
     m_slots.add(e, H, values);
   });
+}
+
+double ElasticEnergy::max_feasible_step(const VecX& x, const VecX& dx) const {
+  if (m_material->allows_inversion()) return 1.0;
+  return max_inversion_free_step(m_elements, x, dx);
 }
 
 }  // namespace simrun

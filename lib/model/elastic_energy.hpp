@@ -29,6 +29,10 @@ class ElasticEnergy final : public EnergyTerm {
   /// d2E/dx_ai dx_bk = V sum_jl dP_ij/dF_kl grad N_a,j grad N_b,l.
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
   bool is_quadratic() const override { return m_material->is_quadratic(); }
+  /// Issue 14 part 6: for a material that forbids inversion, the largest alpha in [0, 1] keeping
+  /// every tet's signed volume >= 10 % of its current value along x + t dx
+  /// (model/tet_inversion_step.hpp); 1 otherwise, so other scenes' line searches are unchanged.
+  double max_feasible_step(const VecX& x, const VecX& dx) const override;
   /// sum_e V_e (magnitude of psi_e + sum_a |P_e grad N_a| . |x_a|): the material's summands plus
   /// the rounding of F from the positions, per element, since the assembled gradient cancels
   /// between elements at interior vertices while their rounding errors do not.

@@ -1,6 +1,7 @@
 #include "scene/contact_terms.hpp"
 
 #include "contact/collision_mesh_build.hpp"
+#include "contact/intersection.hpp"
 #include "core/error.hpp"
 #include "scene/object_pieces.hpp"
 
@@ -71,6 +72,23 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
                      ", " + std::to_string(pair.vertices[1]) + ", " +
                      std::to_string(pair.vertices[2]) + ", " + std::to_string(pair.vertices[3]) +
                      " at distance 0): move them apart");
+  }
+  // Deep overlaps have no pair at distance 0 near the crossing: the exact face-face test
+  // (contact/intersection.hpp) finds them.
+  if (const auto hit = first_face_intersection(barrier->mesh(), x)) {
+    const CollisionMesh& m = barrier->mesh();
+    const auto face_text = [&](int f, size_t object) {
+      const int offset = objects.vertex_offset[object];
+      return "face (" + std::to_string(m.faces(f, 0) - offset) + ", " +
+             std::to_string(m.faces(f, 1) - offset) + ", " +
+             std::to_string(m.faces(f, 2) - offset) + ")";
+    };
+    const auto a = static_cast<size_t>(hit->object_a), b = static_cast<size_t>(hit->object_b);
+    throw InputError(file + "/objects: '" + scene.objects[a].name + "' (" + object_pointer(a) +
+                     ") and '" + scene.objects[b].name + "' (" + object_pointer(b) +
+                     ") intersect at t = 0: " + face_text(hit->face_a, a) +
+                     " of the first crosses " + face_text(hit->face_b, b) +
+                     " of the second (vertex ids of each object): " + "move them apart");
   }
   notes.push_back(
       "contact: " + std::to_string(barrier->mesh().num_faces()) + " surface triangles, " +

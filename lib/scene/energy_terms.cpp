@@ -1,5 +1,6 @@
 #include "scene/energy_terms.hpp"
 
+#include "coarsen/galerkin_stiffness.hpp"
 #include "core/error.hpp"
 #include "material/material.hpp"
 #include "model/elastic_energy.hpp"
@@ -30,6 +31,13 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
   auto& terms = out.terms;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
     if (scene.objects[i].material.model == "mass_spring") continue;  // springs below
+    if (objects.galerkin_stiffness[i].nonZeros() > 0) {  // coarsening's Galerkin baseline
+      const int begin = objects.vertex_offset[i], count = objects.vertex_offset[i + 1] - begin;
+      terms.push_back(std::make_unique<GalerkinStiffness>(
+          objects.galerkin_stiffness[i], begin,
+          VecX(as_flat(objects.mesh.vertices).segment(3 * begin, 3 * count))));
+      continue;
+    }
     // A coarsened object runs the anisotropic form of its model with its homogenized tensors.
     const bool coarsened = scene.objects[i].coarsening.method != CoarseningConfig::Method::kNone;
     std::shared_ptr<const Material> material;

@@ -7,6 +7,7 @@
 #include "mesh/boundary.hpp"
 #include "scene/contact_terms.hpp"
 #include "scene/energy_terms.hpp"
+#include "scene/friction_terms.hpp"
 #include "scene/initial_state.hpp"
 #include "scene/memory_estimate.hpp"
 #include "scene/merged_objects.hpp"
@@ -117,8 +118,13 @@ BuiltModel build_model(const SceneConfig& scene) {
   built.time_dependent_loads = terms.time_dependent_loads;
   SceneObstacles obstacles = make_obstacles(scene, objects, nodal_mass);
   for (auto& term : obstacles.terms) terms.terms.push_back(std::move(term));
-  if (scene.contact)
-    terms.terms.push_back(make_contact_barrier(scene, objects, nodal_mass, built.notes));
+  if (scene.contact) {
+    auto barrier = make_contact_barrier(scene, objects, nodal_mass, built.notes);
+    // Friction lags on the barrier's pairs (the term keeps a reference to the barrier).
+    auto friction = make_friction_term(scene, *barrier, built.notes);
+    terms.terms.push_back(std::move(barrier));
+    if (friction) terms.terms.push_back(std::move(friction));
+  }
   built.projections = std::move(obstacles.projections);
 
   // Release times are compared with step start times that accumulate round-off: a millionth of

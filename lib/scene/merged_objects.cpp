@@ -39,6 +39,7 @@ MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const Scen
       m.density.segment(t0, nt) = p.density;
     }
     std::copy(p.stiffness.begin(), p.stiffness.end(), m.stiffness.begin() + t0);
+    m.galerkin_stiffness.push_back(p.galerkin_stiffness);
     for (size_t s = 0; s < p.mesh.edges.size(); ++s) {
       const auto& edge = p.mesh.edges[s];
       m.springs.push_back({edge[0] + v0, edge[1] + v0});

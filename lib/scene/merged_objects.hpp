@@ -17,7 +17,8 @@ struct MergedObjects {
   /// Per tet when some object is coarsened (its tensors; zero for the other objects' tets),
   /// else empty.
   std::vector<VoigtTensor> stiffness;
-  std::vector<int> material_region;  ///< per tet
+  std::vector<SpMat> galerkin_stiffness;  ///< per object (empty matrix: a material's energy)
+  std::vector<int> material_region;       ///< per tet
   std::vector<DirichletGroup> groups;
   std::vector<int> vertex_offset, tet_offset;  ///< object i: [offset[i], offset[i + 1])
   VecX point_mass;                             ///< per DOF: particles of mass-spring objects [kg]

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "coarsen/galerkin_stiffness.hpp"
 #include "coarsen/tet_overlap.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
@@ -77,7 +78,8 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
                      mixed_boundary ? always_fixed_vertices(out.fine) : std::vector<int>{});
   const std::filesystem::path cache_file =
       cache_dir.empty() ? cache_dir : coarsening_cache_file(cache_dir, key);
-  if (reuse_cache && !cache_dir.empty() &&
+  const bool galerkin = object.coarsening.method == CoarseningConfig::Method::kGalerkin;
+  if (reuse_cache && !galerkin && !cache_dir.empty() &&
       read_coarsening_cache(cache_file, key, nq, coarse.mesh.num_vertices(), fine.num_vertices(),
                             out)) {
     out.from_cache = true;
@@ -146,13 +148,24 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
       out.harmonic = std::move(mixed_fields);
       out.homogenized.coarse_fields = mixed.coarse_fields;  // the fields the display map uses
     }
+  } else if (galerkin) {
+    // K_c = P^T K_f P with P the barycentric interpolation to the fine vertices (Sec. 7.7).
+    std::vector<VoigtTensor> fine_tensors;
+    for (const LameParameters& l : fine_lame)
+      fine_tensors.push_back(isotropic_voigt(l.mu, l.lambda));
+    timer.reset();
+    const SpMat K = voigt_stiffness(fine_el, fine_tensors, DofMap(fine.num_vertices(), {}));
+    const SpMat P = barycentric_prolongation(embed_points(coarse.mesh, fine.vertices),
+                                             coarse.mesh.tets, coarse.mesh.num_vertices());
+    out.galerkin = SpMat(P.transpose() * K * P);
+    out.tensor_seconds = timer.seconds();
   } else {
     for (const LameParameters& l : average_lame(fine_lame, overlaps, coarse_el.volume))
       out.tensors.push_back(isotropic_voigt(l.mu, l.lambda));
   }
 
   std::vector<int> indefinite, ill_conditioned;
-  for (int q = 0; q < nq; ++q) {
+  for (int q = 0; q < static_cast<int>(out.tensors.size()); ++q) {
     const Eigen::SelfAdjointEigenSolver<VoigtTensor> eig(out.tensors[q], Eigen::EigenvaluesOnly);
     if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) indefinite.push_back(q);
     if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > 1e6)
@@ -200,6 +213,7 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
 
 void apply_coarsening(const ObjectCoarsening& coarsening, ObjectPieces& coarse) {
   coarse.stiffness = coarsening.tensors;
+  coarse.galerkin_stiffness = coarsening.galerkin;
   coarse.density = coarsening.density;
   coarse.youngs = coarsening.youngs;
   coarse.poisson = coarsening.poisson;

@@ -13,13 +13,14 @@
 namespace simrun {
 
 struct ObjectCoarsening {
-  ObjectPieces fine;                     ///< the reference mesh's pieces (object numbering)
-  HarmonicDisplacements harmonic;        ///< method harmonic only (the mixed fields when mixed)
-  HomogenizedTensors homogenized;        ///< method harmonic: the report per coarse tet
-  int overlap_pairs = 0;                 ///< nonzero |T_p ∩ T_q|
-  std::vector<VoigtTensor> tensors;      ///< per coarse tet
-  VecX density;                          ///< per coarse tet: sum_p rho_p |T_p ∩ T_q| / |T_q|
-  VecX youngs, poisson;                  ///< per coarse tet: overlap-averaged (cell data only)
+  ObjectPieces fine;                 ///< the reference mesh's pieces (object numbering)
+  HarmonicDisplacements harmonic;    ///< method harmonic only (the mixed fields when mixed)
+  HomogenizedTensors homogenized;    ///< method harmonic: the report per coarse tet
+  int overlap_pairs = 0;             ///< nonzero |T_p ∩ T_q|
+  std::vector<VoigtTensor> tensors;  ///< per coarse tet (harmonic, average_lame)
+  SpMat galerkin;        ///< galerkin: K_c = P^T K_f P over the coarse vertices (3N x 3N)
+  VecX density;          ///< per coarse tet: sum_p rho_p |T_p ∩ T_q| / |T_q|
+  VecX youngs, poisson;  ///< per coarse tet: overlap-averaged (cell data only)
   double uncovered_fine_fraction = 0.0;  ///< fine volume outside the coarse mesh / fine volume
   bool mixed_boundary = false;           ///< harmonic problems with fixed vertices
   int neumann_fallbacks = 0;  ///< mixed: coarse tets with a singular G_q (Neumann tensor kept)

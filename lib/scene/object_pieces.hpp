@@ -19,6 +19,9 @@ struct ObjectPieces {
   /// Per tet of a coarsened object (scene/object_coarsening.hpp): its homogenized anisotropic
   /// tensor; empty otherwise.
   std::vector<VoigtTensor> stiffness;
+  /// A coarsened object's Galerkin stiffness K_c = P^T K_f P (3N x 3N, object numbering), in
+  /// place of an elastic material; empty otherwise.
+  SpMat galerkin_stiffness;
   std::vector<int> material_region;    ///< 1 + index of the last scene region covering a tet, or 0
   VecX spring_stiffness;               ///< per spring (mesh.edges) of a mass-spring object [N/m]
   VecX particle_mass;                  ///< per vertex of a mass-spring object [kg]

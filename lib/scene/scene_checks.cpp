@@ -84,11 +84,12 @@ void check_coarsening(const json& object, const std::string& at, const std::stri
   if (eigenfit != "none")
     out.push_back({pointer, "choose one of coarsening and eigenfit ('" + eigenfit +
                                 "') for an object, not both"});
-  if (method == "galerkin")
-    out.push_back({pointer,
-                   "'galerkin' (the P^T K_f P baseline) is not available yet; use 'harmonic' or "
-                   "'average_lame'"});
   const std::string model = object.at("material").at("model").get<std::string>();
+  if (method == "galerkin" && model != "linear")
+    out.push_back({at + "/material/model",
+                   "the 'galerkin' baseline (a constant P^T K_f P) is "
+                   "linear elasticity: expected 'linear', found '" +
+                       model + "'"});
   if (model != "linear" && model != "corotated")
     out.push_back({at + "/material/model",
                    "numerical coarsening homogenizes linear elasticity (Kharevych thesis "
@@ -192,8 +193,6 @@ void check_contact(const json& scene, std::vector<SchemaViolation>& out) {
                    "IPC contact runs with 'be' or 'bdf2' (incremental "
                    "potentials with a CCD-limited line search), found '" +
                        type + "'"});
-  if (contact.at("friction").get<double>() > 0.0)
-    out.push_back({"/contact/friction", "IPC friction is not available yet: only 0"});
   if (scene.contains("obstacles")) {
     const json& obstacles = scene["obstacles"];
     for (std::size_t i = 0; i < obstacles.size(); ++i) {

@@ -43,7 +43,8 @@ EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v)
   EnergyRow row;
   for (const auto& entry : grouped(model, q, v)) {
     row.values.push_back(entry.second);
-    row.total += entry.second;
+    // The lagged friction potential is a dissipation potential of the step, not stored energy.
+    if (entry.first != "friction") row.total += entry.second;
   }
   row.momentum = model.momentum(q, v);
   return row;

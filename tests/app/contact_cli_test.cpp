@@ -84,7 +84,7 @@ TEST(ContactCli, BadInputNamesThePointer) {
   };
   const std::vector<Case> cases = {
       {"/integrator/type", "\"si\"", "/integrator/type"},
-      {"/contact/friction", "0.3", "/contact/friction"},
+      {"/contact/friction", "-0.3", "/contact/friction"},  // mu < 0
       {"/contact/dhat", "0", "/contact/dhat"},
       {"/obstacles/0/plane/stiffness", "1e5", "/obstacles/0/plane/stiffness"},
       {"/objects/0/mesh/transform/translate", "[0, -0.05, 0]", "starts on or below the contact"},
