@@ -8,6 +8,7 @@
 #include "contact/broad_phase.hpp"
 #include "contact/ccd.hpp"
 #include "contact/distance.hpp"
+#include "contact/stencil_scatter.hpp"
 
 namespace simrun {
 
@@ -164,20 +165,7 @@ void ContactBarrier::add_hessian(const VecX& x, double* values, bool project_psd
     if (project_psd) hessian = project_to_psd(hessian);
     // Entries outside the pattern (a pair that became active after the last iterate's
     // stencils) are left out; on_iterate adds them to the pattern for the next assembly.
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) {
-        if (pair.vertices[a] < 0 || pair.vertices[b] < 0) continue;
-        for (int i = 0; i < 3; ++i) {
-          const int row = m_dofs->free_index(3 * pair.vertices[a] + i);
-          if (row < 0) continue;
-          for (int k = 0; k < 3; ++k) {
-            const int col = m_dofs->free_index(3 * pair.vertices[b] + k);
-            if (col < 0) continue;
-            const int slot = find_slot(*m_pattern, row, col);
-            if (slot >= 0) values[slot] += hessian(3 * a + i, 3 * b + k);
-          }
-        }
-      }
+    scatter_stencil_block(*m_pattern, *m_dofs, pair.vertices, hessian, values);
   }
 }
 

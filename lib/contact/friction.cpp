@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "contact/stencil_scatter.hpp"
+
 namespace simrun {
 
 FrictionTerm::FrictionTerm(const ContactBarrier& barrier, FrictionSettings settings)
@@ -45,20 +47,7 @@ void FrictionTerm::add_hessian(const VecX& x, double* values, bool project_psd) 
   for (const FrictionPair& pair : m_pairs) {
     friction_pair_energy(pair, pair_displacement(pair, x), m_settings.mu, threshold(), nullptr,
                          &hessian, project_psd);
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) {
-        if (pair.vertices[a] < 0 || pair.vertices[b] < 0) continue;
-        for (int i = 0; i < 3; ++i) {
-          const int row = m_dofs->free_index(3 * pair.vertices[a] + i);
-          if (row < 0) continue;
-          for (int k = 0; k < 3; ++k) {
-            const int col = m_dofs->free_index(3 * pair.vertices[b] + k);
-            if (col < 0) continue;
-            const int slot = find_slot(*m_pattern, row, col);
-            if (slot >= 0) values[slot] += hessian(3 * a + i, 3 * b + k);
-          }
-        }
-      }
+    scatter_stencil_block(*m_pattern, *m_dofs, pair.vertices, hessian, values);
   }
 }
 

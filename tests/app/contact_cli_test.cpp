@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
-#include "app/scenes.hpp"
+#include "app/contact_scenes.hpp"
 
 namespace {
 
@@ -17,32 +17,15 @@ using cli::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-json box(const std::string& name, const std::vector<double>& at, const std::vector<double>& v) {
-  json o = json::parse(R"({
-    "mesh": { "box": { "size": [0.2, 0.2, 0.2], "cells": [2, 2, 2] } },
-    "material": { "model": "neohookean", "E": 1e5, "nu": 0.4, "density": 1000 } })");
-  o["name"] = name;
-  o["mesh"]["transform"]["translate"] = at;
-  o["initial"]["velocity"] = v;
-  return o;
-}
-
-json drop_scene(const std::string& integrator) {
-  json scene = json::parse(R"({
-    "name": "drop", "time": { "dt": 0.01, "steps": 40 },
-    "obstacles": [ { "plane": { "point": [0, 0, 0], "normal": [0, 1, 0] } } ],
-    "contact": { "dhat": 1e-3 },
-    "output": { "frames": [] } })");
-  scene["objects"] = json::array({box("box", {0, 0.02, 0}, {0, -1, 0})});
-  scene["integrator"]["type"] = integrator;
-  return scene;
-}
+using cli::contact_box;
+using cli::contact_drop_scene;
 
 TEST(ContactCli, ADroppedBoxStaysAboveThePlaneAndBounces) {
   for (const char* integrator : {"be", "bdf2"}) {
     TempDir tmp;
-    const Result r = cli::run({"run", tmp.write("drop.json", drop_scene(integrator)).string(), "-o",
-                               (tmp / "out").string(), "--quiet"});
+    const Result r =
+        cli::run({"run", tmp.write("drop.json", contact_drop_scene(integrator)).string(), "-o",
+                  (tmp / "out").string(), "--quiet"});
     ASSERT_EQ(r.code, 0) << r.describe();
     const auto contacts = cli::column(tmp / "out" / "stats.csv", "contacts");
     const auto distance = cli::column(tmp / "out" / "stats.csv", "min_distance");
@@ -58,11 +41,7 @@ TEST(ContactCli, ADroppedBoxStaysAboveThePlaneAndBounces) {
 
 TEST(ContactCli, TwoBoxesThrownAtEachOtherStayApartAndRebound) {
   TempDir tmp;
-  json scene = drop_scene("be");
-  scene.erase("obstacles");
-  scene["gravity"] = {0, 0, 0};
-  scene["objects"] = json::array(
-      {box("left", {-0.21, 0, 0}, {2, 0, 0}), box("right", {0.21, 0, 0.05}, {-2, 0, 0})});
+  const json scene = cli::contact_pair_scene();
   const Result r = cli::run(
       {"run", tmp.write("pair.json", scene).string(), "-o", (tmp / "out").string(), "--quiet"});
   ASSERT_EQ(r.code, 0) << r.describe();
@@ -91,13 +70,13 @@ TEST(ContactCli, BadInputNamesThePointer) {
   };
   for (const Case& c : cases) {
     const Result r =
-        cli::run({"run", tmp.write("bad.json", drop_scene("be")).string(), "-o",
+        cli::run({"run", tmp.write("bad.json", contact_drop_scene("be")).string(), "-o",
                   (tmp / "out").string(), "--force", "--set", c.pointer + "=" + c.value});
     EXPECT_EQ(r.code, 1) << c.pointer << "\n" << r.describe();
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.pointer << "\n" << r.err;
   }
-  json overlapping = drop_scene("be");
-  overlapping["objects"].push_back(box("second", {0.1, 0.02, 0}, {0, 0, 0}));
+  json overlapping = contact_drop_scene("be");
+  overlapping["objects"].push_back(contact_box("second", {0.1, 0.02, 0}, {0, 0, 0}));
   const Result r = cli::run(
       {"run", tmp.write("overlap.json", overlapping).string(), "-o", (tmp / "out2").string()});
   EXPECT_EQ(r.code, 1) << r.describe();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/contact_scenes.hpp"
 #include "contact/collision_mesh_build.hpp"
 #include "contact/intersection.hpp"
 #include "io/base64.hpp"
@@ -24,34 +25,17 @@ using cli::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-json box(const std::string& name, const std::vector<double>& at, const std::vector<double>& v) {
-  json o = json::parse(R"({
-    "mesh": { "box": { "size": [0.2, 0.2, 0.2], "cells": [2, 2, 2] } },
-    "material": { "model": "neohookean", "E": 1e5, "nu": 0.4, "density": 1000 } })");
-  o["name"] = name;
-  o["mesh"]["transform"]["translate"] = at;
-  o["initial"]["velocity"] = v;
-  return o;
-}
-
 /// ContactCli's drop scene, writing an uncompressed VTU every step.
 json drop_scene(const std::string& integrator) {
-  json scene = json::parse(R"({
-    "name": "drop", "time": { "dt": 0.01, "steps": 40 },
-    "obstacles": [ { "plane": { "point": [0, 0, 0], "normal": [0, 1, 0] } } ],
-    "contact": { "dhat": 1e-3 },
-    "output": { "frames": ["vtu"], "compress": false, "every": 1 } })");
-  scene["objects"] = json::array({box("box", {0, 0.02, 0}, {0, -1, 0})});
-  scene["integrator"]["type"] = integrator;
+  json scene = cli::contact_drop_scene(integrator);
+  scene["output"] = {{"frames", {"vtu"}}, {"compress", false}, {"every", 1}};
   return scene;
 }
 
+/// ContactCli's two-box collision, writing an uncompressed VTU every step.
 json pair_scene() {
-  json scene = drop_scene("be");
-  scene.erase("obstacles");
-  scene["gravity"] = {0, 0, 0};
-  scene["objects"] = json::array(
-      {box("left", {-0.21, 0, 0}, {2, 0, 0}), box("right", {0.21, 0, 0.05}, {-2, 0, 0})});
+  json scene = cli::contact_pair_scene();
+  scene["output"] = {{"frames", {"vtu"}}, {"compress", false}, {"every", 1}};
   return scene;
 }
 

@@ -168,8 +168,9 @@ TEST(FrictionPair, GradientAndHessianMatchFiniteDifferencesWhileStickingAndSlidi
       EXPECT_LT(relative_error(g, fd_gradient(energy, dx, step)), 1e-6);
       EXPECT_LT(relative_error(H, fd_jacobian(gradient, dx, step)), 1e-6);
       // Sliding: the force has magnitude mu lambda in the tangential displacement (one point).
-      if (ratio > 1.0 && c.pair.kind == Kind::kVertexPlane)
+      if (ratio > 1.0 && c.pair.kind == Kind::kVertexPlane) {
         EXPECT_NEAR(g.head<3>().norm(), kMu * pair.normal_force, 1e-9 * pair.normal_force);
+      }
       // The force opposes the motion: its work is positive.
       EXPECT_GT(g.dot(dx), 0.0);
       EXPECT_NEAR(g.dot(dx), friction_pair_work(pair, dx, kMu, kS), 1e-9 * g.dot(dx));
