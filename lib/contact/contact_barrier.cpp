@@ -84,6 +84,16 @@ std::vector<ContactBarrier::Pair> ContactBarrier::active_pairs(const VecX& x,
   return pairs;
 }
 
+const std::vector<ContactBarrier::Pair>& ContactBarrier::pairs_at(const VecX& x,
+                                                                  double* min_distance) const {
+  if (m_cached_x.size() != x.size() || m_cached_x != x) {
+    m_cached_pairs = active_pairs(x, &m_cached_min_distance);
+    m_cached_x = x;
+  }
+  if (min_distance) *min_distance = m_cached_min_distance;
+  return m_cached_pairs;
+}
+
 double ContactBarrier::pair_energy(const Pair& pair, const VecX& x, Vec12* gradient,
                                    Mat12x12* hessian) const {
   const bool need_hessian = hessian != nullptr;
@@ -136,7 +146,7 @@ double ContactBarrier::pair_energy(const Pair& pair, const VecX& x, Vec12* gradi
 
 double ContactBarrier::energy(const VecX& x) const {
   double e = 0.0;
-  for (const Pair& pair : active_pairs(x)) {
+  for (const Pair& pair : pairs_at(x)) {
     e += pair_energy(pair, x, nullptr, nullptr);
     if (!std::isfinite(e)) return std::numeric_limits<double>::infinity();
   }
@@ -145,7 +155,7 @@ double ContactBarrier::energy(const VecX& x) const {
 
 void ContactBarrier::add_gradient(const VecX& x, VecX& g) const {
   Vec12 local;
-  for (const Pair& pair : active_pairs(x)) {
+  for (const Pair& pair : pairs_at(x)) {
     if (!std::isfinite(pair_energy(pair, x, &local, nullptr))) continue;
     for (int a = 0; a < 4; ++a)
       if (pair.vertices[a] >= 0) g.segment<3>(3 * pair.vertices[a]) += local.segment<3>(3 * a);
@@ -160,7 +170,7 @@ void ContactBarrier::bind(const SpMat& pattern, const DofMap& dofs) {
 void ContactBarrier::add_hessian(const VecX& x, double* values, bool project_psd) const {
   Vec12 gradient;
   Mat12x12 hessian;
-  for (const Pair& pair : active_pairs(x)) {
+  for (const Pair& pair : pairs_at(x)) {
     if (!std::isfinite(pair_energy(pair, x, &gradient, &hessian))) continue;
     if (project_psd) hessian = project_to_psd(hessian);
     // Entries outside the pattern (a pair that became active after the last iterate's
@@ -182,7 +192,7 @@ void ContactBarrier::begin_step(const VecX& x) {
 
 void ContactBarrier::on_iterate(const VecX& x) {
   double min_distance = 0.0;
-  const std::vector<Pair> pairs = active_pairs(x, &min_distance);
+  const std::vector<Pair>& pairs = pairs_at(x, &min_distance);
   m_step_contacts = static_cast<int>(pairs.size());
   m_step_min_distance = std::min(m_step_min_distance, min_distance);
   // IPC's adaptive stiffness: double kappa while the gap keeps closing below 1e-9 bbox.

@@ -64,6 +64,9 @@ class ContactBarrier final : public EnergyTerm {
   std::vector<Pair> active_pairs(const VecX& x, double* min_distance = nullptr) const;
 
  private:
+  /// active_pairs(x), remembered for the last x: energy, gradient and Hessian at one Newton
+  /// iterate share one broad phase and one distance pass.
+  const std::vector<Pair>& pairs_at(const VecX& x, double* min_distance = nullptr) const;
   /// kappa m b(s), its gradient and Hessian over the pair's 12 coordinates.
   double pair_energy(const Pair& pair, const VecX& x, Eigen::Matrix<double, 12, 1>* gradient,
                      Eigen::Matrix<double, 12, 12>* hessian) const;
@@ -77,6 +80,9 @@ class ContactBarrier final : public EnergyTerm {
   std::vector<Stencil> m_stencils;  ///< the pairs at the last iterate (the pattern holds them)
   long m_pattern_version = 0;
   double m_previous_min_distance = 0.0;
+  mutable VecX m_cached_x;  ///< where m_cached_pairs were found (empty: none yet)
+  mutable std::vector<Pair> m_cached_pairs;
+  mutable double m_cached_min_distance = 0.0;
   // Step statistics (mutable: gathered by the const line-search hooks).
   mutable double m_step_min_distance = 0.0;
   mutable double m_step_ccd = 1.0;

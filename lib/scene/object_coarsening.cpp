@@ -82,7 +82,6 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   if (reuse_cache && !galerkin && !cache_dir.empty() &&
       read_coarsening_cache(cache_file, key, nq, coarse.mesh.num_vertices(), fine.num_vertices(),
                             out)) {
-    out.from_cache = true;
     out.notes.push_back(object_pointer(index) + "/coarsening: inputs unchanged, reused " +
                         cache_file.string());
     return out;

@@ -25,7 +25,6 @@ struct ObjectCoarsening {
   bool mixed_boundary = false;           ///< harmonic problems with fixed vertices
   int neumann_fallbacks = 0;  ///< mixed: coarse tets with a singular G_q (Neumann tensor kept)
   double harmonic_seconds = 0.0, overlap_seconds = 0.0, tensor_seconds = 0.0;
-  bool from_cache = false;         ///< read from the cache: no report fields (homogenized is empty)
   std::vector<std::string> notes;  ///< summary lines and warnings (ill-conditioned tets)
 };
 
