@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -179,6 +180,21 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
 
 }  // namespace
 
+/// run --start-from: the checkpoint at `path` (a state.bin, or a run folder), which must lie
+/// before the run's end.
+Checkpoint read_start_checkpoint(const std::string& path, const RunSettings& settings) {
+  namespace fs = std::filesystem;
+  const fs::path file =
+      fs::is_directory(path) ? fs::path(path) / "checkpoint" / "state.bin" : fs::path(path);
+  Checkpoint checkpoint = read_checkpoint(file);
+  require(!settings.clock(checkpoint.t0).finished(checkpoint.step),
+          "--start-from " + file.string() + ": the checkpoint is at step " +
+              std::to_string(checkpoint.step) + ", the run has only " +
+              std::to_string(settings.clock(checkpoint.t0).expected_steps()) +
+              " steps (pass --steps N, the total to reach)");
+  return checkpoint;
+}
+
 int run_command(const CommonOptions& options, int steps_override) {
   Timer setup_timer;
   std::vector<std::string> extra;
@@ -192,8 +208,15 @@ int run_command(const CommonOptions& options, int steps_override) {
   std::vector<std::string> model_notes;
   auto simulation = build_simulation(scene, &model_notes);
   notes.insert(notes.end(), model_notes.begin(), model_notes.end());
-  print_notes(options, notes);
   const RunSettings settings = run_settings(scene);
+  std::optional<Checkpoint> start;
+  if (!options.start_from.empty()) {
+    start = read_start_checkpoint(options.start_from, settings);
+    notes.push_back("start: from step " + std::to_string(start->step) +
+                    " (t = " + short_number(start->systems.at(0).state.t, 10) + " s) of " +
+                    options.start_from);
+  }
+  print_notes(options, notes);
   const double setup_seconds = setup_timer.seconds();
 
   // The folder is created, locked and cleared of a previous run only now.
@@ -203,6 +226,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   print_notes(options, folder_notes);
   notes.insert(notes.end(), folder_notes.begin(), folder_notes.end());
   nlohmann::json record = base_run_record(scene.normalized, options.command_line);
+  if (start) record["start_from"] = {{"checkpoint", options.start_from}, {"step", start->step}};
   write_run_record(settings.out_dir, record);
   // simrun.log: the notes and the closing summary, whatever --quiet says.
   std::ofstream log(settings.out_dir / "simrun.log");
@@ -211,7 +235,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   log.flush();
 
   return step_and_record(options, *simulation, settings, record, log, setup_seconds, threads,
-                         nullptr);
+                         start ? &*start : nullptr);
 }
 
 int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps) {
@@ -282,7 +306,7 @@ int modes_command(const CommonOptions& options, int count, bool write_shapes) {
   require(count <= built.model->num_free(), "modes: -n " + std::to_string(count) + " exceeds the " +
                                                 std::to_string(built.model->num_free()) +
                                                 " free DOFs of the scene");
-  GeneralizedEigenSolver eigensolver(linear_solver_factory(scene.solver.type));
+  GeneralizedEigenSolver eigensolver(make_cholmod_solver);  // shift-invert: exact solves
   const GeneralizedEigenResult modes = rest_modes(*built.model, count, eigensolver);
   if (modes.status != Status::kSuccess) {
     std::cerr << "simrun: modes: eigensolver " << to_string(modes.status) << "\n";

@@ -10,6 +10,9 @@ struct CommonOptions {
   std::string scene;
   std::vector<std::string> overrides;  ///< --set /pointer=value
   std::string out_dir;                 ///< -o (empty: the scene's output.dir)
+  /// run --start-from: a checkpoint (state.bin, or a run folder holding checkpoint/state.bin)
+  /// whose state the run starts from instead of the scene's initial state.
+  std::string start_from;
   int threads = 0;
   bool quiet = false;
   bool force = false;             ///< --force: replace an output folder that holds other outputs

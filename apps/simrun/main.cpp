@@ -91,6 +91,10 @@ int main(int argc, char** argv) {
       ->check(at_least(1));
   run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
   add_checkpoint_option(run, options);
+  run->add_option("--start-from", options.start_from,
+                  "Start from a checkpoint (a run folder's checkpoint/state.bin, or the folder) "
+                  "instead of the initial state: the same scene with other settings, e.g. "
+                  "another solver, takes the same steps from the same state");
   run->add_flag("--force", options.force,
                 "Write into an output folder that holds other outputs (simrun's files there "
                 "are replaced)");

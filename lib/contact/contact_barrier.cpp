@@ -179,6 +179,14 @@ void ContactBarrier::add_hessian(const VecX& x, double* values, bool project_psd
   }
 }
 
+std::map<std::string, double> ContactBarrier::persistent_state() const {
+  return {{"kappa", m_settings.kappa}};
+}
+
+void ContactBarrier::restore_state(const std::map<std::string, double>& state) {
+  if (const auto it = state.find("kappa"); it != state.end()) m_settings.kappa = it->second;
+}
+
 void ContactBarrier::begin_step(const VecX& x) {
   m_step_min_distance = m_settings.dhat;
   m_step_ccd = 1.0;

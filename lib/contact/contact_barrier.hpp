@@ -45,6 +45,9 @@ class ContactBarrier final : public EnergyTerm {
   void add_stencils(StencilList& stencils) const override;
   long pattern_version() const override { return m_pattern_version; }
   void add_step_stats(StepStats& stats) const override;
+  /// The adapted stiffness: {"kappa": kappa}.
+  std::map<std::string, double> persistent_state() const override;
+  void restore_state(const std::map<std::string, double>& state) override;
 
   double kappa() const { return m_settings.kappa; }
   double dhat() const { return m_settings.dhat; }  ///< absolute [m]

@@ -24,6 +24,7 @@ enum class CounterCombine {
   X(factorizations,    kSum,  "numeric factorizations (one per factorize call, fallbacks included)") \
   X(solves,            kSum,  "linear solves with a factorization (one per right-hand-side block)") \
   X(ldlt_fallbacks,    kSum,  "factorizations that needed the indefinite fallback (LDL^T or LU)") \
+  X(cg_iters,          kSum,  "conjugate-gradient iterations of the iterative linear solver (0 for direct solvers)") \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
   X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")          \
   X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")        \

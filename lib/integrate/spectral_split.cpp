@@ -233,8 +233,9 @@ std::string failure_in_words(Status status, bool in_eigensolve, int modes) {
 SplitSolver::SplitSolver(const IntegratorSettings& settings)
     : system(settings.linear_solver, projects_damping(settings)),
       inverse(settings.linear_solver),
+      // The eigensolver's shift-invert needs an exact factorization whatever the scene's solver.
       split(settings.modes > 0 ? settings.modes + settings.rigid_modes : 0, settings.eigen_refresh,
-            settings.linear_solver, settings.eigen_tracking),
+            make_cholmod_solver, settings.eigen_tracking),
       m_project_damping(projects_damping(settings)) {}
 
 bool damping_in_pencil(const Model& model, bool project_damping) {

@@ -11,6 +11,7 @@
 ///   per line search   begin_line_search(x), max_feasible_step(x, dx), is_valid(x_trial),
 ///                     end_line_search(x_accepted)
 ///   pattern           add_stencils(), pattern_version()            (changing couplings)
+#include <map>
 #include <string>
 
 #include "core/step_stats.hpp"
@@ -78,6 +79,10 @@ class EnergyTerm {
   /// Changes whenever add_stencils() would answer differently: the model then rebuilds the
   /// system pattern (one new symbolic analysis) and binds every term again.
   virtual long pattern_version() const { return 0; }
+  /// Numbers the term carries from one step to the next (checkpoints save them, by name), and
+  /// their restoration; most terms carry none.
+  virtual std::map<std::string, double> persistent_state() const { return {}; }
+  virtual void restore_state(const std::map<std::string, double>& /*state*/) {}
 };
 
 }  // namespace simrun

@@ -163,7 +163,8 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newton.projection = projection == "never"  ? HessianProjection::kNever
                         : projection == "auto" ? HessianProjection::kAuto
                                                : HessianProjection::kAlways;
-  s.linear_solver = linear_solver_factory(scene.solver.type);
+  s.linear_solver = linear_solver_factory(scene.solver.type,
+                                          {scene.solver.tolerance, scene.solver.max_iterations});
   const std::string& reuse = scene.integrator.newton.reuse_factorization;
   s.newton.reuse_contraction = reuse == "never" ? 0.0 : scene.integrator.newton.reuse_contraction;
   s.reuse_across_steps = reuse == "across_steps";

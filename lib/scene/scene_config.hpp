@@ -224,6 +224,8 @@ struct IntegratorConfig {
 
 struct SolverConfig {
   std::string type = "cholmod";  ///< a name of linear_solver_names()
+  double tolerance = 1e-8;       ///< pcg: relative residual at which CG stops
+  int max_iterations = 10000;    ///< pcg: CG iterations per solve at most
 };
 
 struct OutputConfig {

@@ -271,6 +271,8 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.newton.reuse_factorization = newton.at("reuse_factorization").get<std::string>();
   c.integrator.newton.reuse_contraction = newton.at("reuse_contraction").get<double>();
   c.solver.type = j.at("solver").at("type").get<std::string>();
+  c.solver.tolerance = j.at("solver").at("tolerance").get<double>();
+  c.solver.max_iterations = j.at("solver").at("max_iterations").get<int>();
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();

@@ -36,8 +36,10 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   for (size_t k = 0; k < c.systems.size(); ++k) {
     const SystemCheckpoint& s = c.systems[k];
     const std::string prefix = std::to_string(k) + ".";
-    header["systems"].push_back(
-        {{"t", s.state.t}, {"constrained", s.constrained}, {"numbers", s.history.numbers}});
+    header["systems"].push_back({{"t", s.state.t},
+                                 {"constrained", s.constrained},
+                                 {"numbers", s.history.numbers},
+                                 {"terms", s.terms}});
     arrays.add(prefix + "q", s.state.q.data(), static_cast<std::size_t>(s.state.q.size()));
     arrays.add(prefix + "v", s.state.v.data(), static_cast<std::size_t>(s.state.v.size()));
     for (const auto& [name, vector] : s.history.vectors)
@@ -93,6 +95,9 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
       s.state = {vec(prefix + "q"), vec(prefix + "v"), systems[k].at("t").get<double>()};
       s.constrained = systems[k].at("constrained").get<std::vector<int>>();
       s.history.numbers = systems[k].at("numbers").get<std::map<std::string, double>>();
+      // Checkpoints written before terms had state have none.
+      if (systems[k].contains("terms"))
+        s.terms = systems[k].at("terms").get<std::map<std::string, double>>();
       const std::string history = prefix + "history.";
       for (const auto& [name, values] : arrays)
         if (name.compare(0, history.size(), history) == 0)

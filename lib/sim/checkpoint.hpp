@@ -1,10 +1,12 @@
 #pragma once
 /// A run's full state at the end of a step, for `simrun resume`: every system's positions,
-/// velocities, time, constrained vertices (releases so far) and integrator history, the step
+/// velocities, time, constrained vertices (releases so far), integrator history and energy-term
+/// state (the contact barrier's stiffness), the step
 /// count and the divergence monitor's memory. Written atomically as OUT/checkpoint/state.bin:
 /// a text line "simrun-checkpoint 1", a JSON header line (numbers, array names and lengths),
 /// then the arrays as raw native-endian doubles, so a resumed run starts from the very same bits.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,9 @@ struct SystemCheckpoint {
   State state;
   std::vector<int> constrained;  ///< vertices constrained during the checkpoint's step
   IntegratorHistory history;
+  /// What the model's energy terms carry from step to step (EnergyTerm::persistent_state), by
+  /// "term/name", e.g. the contact barrier's adapted stiffness "contact/kappa".
+  std::map<std::string, double> terms;
 };
 
 struct Checkpoint {

@@ -83,7 +83,11 @@ void SimulatedSystem::restore(const State& state) {
 }
 
 SystemCheckpoint SimulatedSystem::checkpoint() const {
-  return {m_state, m_constrained, m_integrator->history()};
+  SystemCheckpoint c{m_state, m_constrained, m_integrator->history(), {}};
+  for (const auto& term : m_model->terms())
+    for (const auto& [key, value] : term->persistent_state())
+      c.terms[term->name() + "/" + key] = value;
+  return c;
 }
 
 void SimulatedSystem::resume(const SystemCheckpoint& checkpoint) {
@@ -100,6 +104,13 @@ void SimulatedSystem::resume(const SystemCheckpoint& checkpoint) {
   m_state = checkpoint.state;
   m_integrator = m_make_integrator();
   m_integrator->restore_history(checkpoint.history);
+  for (const auto& term : m_model->terms()) {
+    std::map<std::string, double> state;
+    const std::string prefix = term->name() + "/";
+    for (const auto& [key, value] : checkpoint.terms)
+      if (key.compare(0, prefix.size(), prefix) == 0) state[key.substr(prefix.size())] = value;
+    if (!state.empty()) term->restore_state(state);
+  }
 }
 
 bool SimulatedSystem::is_driven() const {

@@ -67,9 +67,23 @@ using LinearSolverFactory = std::function<std::unique_ptr<LinearSolver>()>;
 /// condition estimate beyond 1e13 count as singular (kNumericalIssue).
 std::unique_ptr<LinearSolver> make_cholmod_solver();
 
+/// Settings of the iterative solvers (scene "solver": {"tolerance", "max_iterations"}).
+struct IterativeSolverSettings {
+  double tolerance = 1e-8;     ///< stop at |b - A x| <= tolerance |b|
+  int max_iterations = 10000;  ///< per solve; the last iterate is used when reached
+};
+
+/// Jacobi-preconditioned conjugate gradients, the "IPC-PCG" baseline (Trusty et al., digest 002
+/// item 11). factorize() only stores A and its inverse diagonal (factorizations counts these
+/// set-ups); `iterations` sums the CG iterations (stats.csv cg_iters). For symmetric positive
+/// definite A; on an indefinite A it stops at the first direction of non-positive curvature
+/// (truncated CG), which still gives Newton a descent direction.
+std::unique_ptr<LinearSolver> make_pcg_solver(IterativeSolverSettings settings = {});
+
 /// The factory of the solver registered under `name` (scene "solver": {"type": name}); throws
-/// InputError naming the registered ones otherwise.
-LinearSolverFactory linear_solver_factory(std::string_view name);
+/// InputError naming the registered ones otherwise. `iterative` configures the iterative ones.
+LinearSolverFactory linear_solver_factory(std::string_view name,
+                                          const IterativeSolverSettings& iterative = {});
 /// Names of the registered linear solvers.
 std::vector<std::string> linear_solver_names();
 

@@ -1,4 +1,5 @@
 /// The linear solvers a scene can choose ("solver": {"type": ...}).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,19 @@ namespace {
 
 struct RegisteredSolver {
   const char* name;
-  LinearSolverFactory make;
+  std::function<LinearSolverFactory(const IterativeSolverSettings&)> make;
 };
 
 const std::vector<RegisteredSolver>& registry() {
   static const std::vector<RegisteredSolver> entries = {
-      {"cholmod", [] { return make_cholmod_solver(); }},
+      {"cholmod",
+       [](const IterativeSolverSettings&) -> LinearSolverFactory {
+         return [] { return make_cholmod_solver(); };
+       }},
+      {"pcg",
+       [](const IterativeSolverSettings& settings) -> LinearSolverFactory {
+         return [settings] { return make_pcg_solver(settings); };
+       }},
   };
   return entries;
 }
@@ -30,9 +38,10 @@ std::vector<std::string> linear_solver_names() {
   return names;
 }
 
-LinearSolverFactory linear_solver_factory(std::string_view name) {
+LinearSolverFactory linear_solver_factory(std::string_view name,
+                                          const IterativeSolverSettings& iterative) {
   for (const auto& entry : registry()) {
-    if (name == entry.name) return entry.make;
+    if (name == entry.name) return entry.make(iterative);
   }
   std::string message = "unknown linear solver '" + std::string(name) + "' (available:";
   for (const auto& n : linear_solver_names()) message += " " + n;

@@ -1,7 +1,7 @@
 #pragma once
 /// Counts what a linear solver does during a scope into a step's counters, so that
-/// `factorizations`, `solves` and `ldlt_fallbacks` mean the same for every integrator: the
-/// solver's own count of factorize() and solve() calls.
+/// `factorizations`, `solves`, `ldlt_fallbacks` and `cg_iters` mean the same for every integrator:
+/// the solver's own count of factorize() and solve() calls.
 #include "core/step_stats.hpp"
 #include "solve/linear_solver.hpp"
 
@@ -16,6 +16,7 @@ class SolverMeter {
     m_stats.factorizations += after.factorizations - m_before.factorizations;
     m_stats.solves += after.solves - m_before.solves;
     m_stats.ldlt_fallbacks += after.ldlt_fallbacks - m_before.ldlt_fallbacks;
+    m_stats.cg_iters += after.iterations - m_before.iterations;
   }
   SolverMeter(const SolverMeter&) = delete;
   SolverMeter& operator=(const SolverMeter&) = delete;

@@ -174,3 +174,25 @@ TEST(ContactBarrier, NewPairsGrowThePatternWithinAStep) {
 
 }  // namespace
 }  // namespace simrun
+
+namespace simrun {
+namespace {
+
+TEST(ContactBarrier, CarriesItsAdaptedStiffnessThroughACheckpoint) {
+  const TwoBoxes boxes = two_boxes(0.01);
+  ContactBarrier term = make_barrier(boxes, 0.05, -1.0);
+  const double e = term.energy(boxes.x);
+  ASSERT_GT(e, 0.0);
+  const auto state = term.persistent_state();
+  ASSERT_EQ(state.count("kappa"), 1u);
+  EXPECT_EQ(state.at("kappa"), term.kappa());
+  ContactBarrier restored = make_barrier(boxes, 0.05, -1.0);
+  restored.restore_state({{"kappa", 4.0 * term.kappa()}});
+  EXPECT_EQ(restored.kappa(), 4.0 * term.kappa());
+  EXPECT_NEAR(restored.energy(boxes.x), 4.0 * e, 1e-12 * e);  // B is linear in kappa
+  restored.restore_state({});                                 // nothing saved: unchanged
+  EXPECT_EQ(restored.kappa(), 4.0 * term.kappa());
+}
+
+}  // namespace
+}  // namespace simrun
