@@ -53,6 +53,17 @@ void FrictionTerm::add_hessian(const VecX& x, double* values, bool project_psd) 
 
 void FrictionTerm::begin_step(const VecX& x) {
   m_start = x;
+  lag_at(x);
+  m_step_work = 0.0;
+}
+
+bool FrictionTerm::update_lagged(const VecX& x) {
+  if (m_start.size() != x.size()) return false;
+  lag_at(x);
+  return true;
+}
+
+void FrictionTerm::lag_at(const VecX& x) {
   m_pairs.clear();
   const double kappa = m_barrier.kappa();
   for (const ContactBarrier::Pair& pair : m_barrier.active_pairs(x)) {
@@ -69,7 +80,6 @@ void FrictionTerm::begin_step(const VecX& x) {
     m_stencils = std::move(stencils);
     ++m_pattern_version;
   }
-  m_step_work = 0.0;
 }
 
 void FrictionTerm::on_iterate(const VecX& x) {

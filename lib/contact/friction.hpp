@@ -43,6 +43,9 @@ class FrictionTerm final : public EnergyTerm {
 
   void begin_step(const VecX& x) override;
   void on_iterate(const VecX& x) override;
+  /// Re-lags the normal forces, tangent bases and closest points at x (the displacement stays
+  /// x - x^n); the scene's "lag_updates" extra solves.
+  bool update_lagged(const VecX& x) override;
   void add_stencils(StencilList& stencils) const override;
   long pattern_version() const override { return m_pattern_version; }
   void add_step_stats(StepStats& stats) const override;
@@ -55,6 +58,8 @@ class FrictionTerm final : public EnergyTerm {
 
  private:
   FrictionVec12 pair_displacement(const FrictionPair& pair, const VecX& x) const;
+  /// The lagged pairs from the barrier's pairs at x.
+  void lag_at(const VecX& x);
 
   const ContactBarrier& m_barrier;
   FrictionSettings m_settings;

@@ -42,6 +42,7 @@ enum class CounterCombine {
   X(min_distance,      kLast, "smallest contact distance seen in the step's iterates [m] (0 without contact)") \
   X(barrier_stiffness, kLast, "IPC barrier stiffness kappa at the end of the step [J]")          \
   X(ccd_step,          kLast, "smallest CCD-limited line-search step fraction in the step (1: none limited; 0 without contact)") \
+  X(lag_updates,       kSum,  "extra updates of the lagged friction quantities that were solved again (contact.lag_updates)") \
   X(friction_work,     kSum,  "work of the lagged IPC friction forces over the step [J] (energy dissipated; 0 without friction)")
 // clang-format on
 

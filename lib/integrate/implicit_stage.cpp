@@ -185,6 +185,18 @@ Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX
     add_newton_stats(n, stats);
     status = n.status;
   }
+  // Extra lag updates (IPC friction): re-lag at the solution and solve again until the re-lagged
+  // problem is already solved (Newton takes no iteration) or the budget is spent.
+  for (int update = 0; status == Status::kSuccess && update < m_settings.lag_updates; ++update) {
+    if (!model.update_lagged(x)) break;
+    if (m_factor_pattern != model.pattern_version()) m_newton.factorized = false;
+    m_factor_pattern = model.pattern_version();
+    const NewtonStats n = newton_solve(phi, x, *m_solver, settings, m_newton);
+    add_newton_stats(n, stats);
+    status = n.status;
+    if (n.iterations == 0) break;
+    stats.lag_updates += 1;
+  }
   // Without adaptive reuse the next solve factorizes afresh (the solver now holds a
   // factorization at an iterate of this solve, which only adaptive reuse may use).
   if (m_settings.newton.reuse_contraction <= 0.0) m_newton.factorized = false;

@@ -81,6 +81,9 @@ struct IntegratorSettings {
   /// Implicit stages; newton.projection also decides whether the stiffness in "current"
   /// Rayleigh damping is projected (always, unless projection is kNever).
   NewtonSettings newton;
+  /// Implicit stages: after Newton converges, re-lag the terms' lagged quantities (IPC friction)
+  /// at the solution and solve again, at most this many times (scene contact.lag_updates).
+  int lag_updates = 0;
   /// Adaptive factorization reuse (newton.reuse_contraction > 0) may also keep the factorization
   /// from one time step to the next (the scene's "across_steps").
   bool reuse_across_steps = false;

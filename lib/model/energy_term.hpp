@@ -62,6 +62,10 @@ class EnergyTerm {
   virtual void begin_step(const VecX& /*x*/) {}
   /// Newton accepted a new iterate x (update active sets: contact pairs).
   virtual void on_iterate(const VecX& /*x*/) {}
+  /// Re-evaluates quantities the term lags over a step (IPC friction's normal forces and
+  /// tangent bases) at x, the converged iterate; true when it did (the step is then solved
+  /// again). Most terms lag nothing.
+  virtual bool update_lagged(const VecX& /*x*/) { return false; }
   /// A line search starts from x.
   virtual void begin_line_search(const VecX& /*x*/) {}
   /// The line search accepted x.

@@ -114,6 +114,13 @@ void Model::on_iterate(const VecX& q) {
   for (auto& term : m_terms) term->on_iterate(x);
 }
 
+bool Model::update_lagged(const VecX& q) {
+  const VecX x = full_positions(q);
+  bool updated = false;
+  for (auto& term : m_terms) updated = term->update_lagged(x) || updated;
+  return updated;
+}
+
 void Model::begin_line_search(const VecX& q) {
   const VecX x = full_positions(q);
   for (auto& term : m_terms) term->begin_line_search(x);

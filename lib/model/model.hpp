@@ -75,6 +75,8 @@ class Model {
   /// a new Newton iterate, line-search begin and end.
   void begin_step(const VecX& q);
   void on_iterate(const VecX& q);
+  /// EnergyTerm::update_lagged on every term at q; true when any term updated.
+  bool update_lagged(const VecX& q);
   void begin_line_search(const VecX& q);
   void end_line_search(const VecX& q);
   /// Largest alpha in [0, 1] such that q + s dq is admissible for every term, 0 <= s <= alpha.

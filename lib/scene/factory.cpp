@@ -159,6 +159,7 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newton.max_iterations = scene.integrator.newton.max_iterations;
   s.newton.line_search = scene.integrator.newton.line_search;
   s.step_halving = scene.integrator.newton.step_halving;
+  s.lag_updates = scene.contact ? scene.contact->lag_updates : 0;
   const std::string& projection = scene.integrator.newton.projection;
   s.newton.projection = projection == "never"  ? HessianProjection::kNever
                         : projection == "auto" ? HessianProjection::kAuto

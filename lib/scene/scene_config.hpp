@@ -119,6 +119,7 @@ struct ContactConfig {
   bool self = true;       ///< objects touch themselves
   double friction = 0.0;  ///< mu
   double epsv = 1e-3;     ///< friction smoothing velocity [m/s]
+  int lag_updates = 0;    ///< extra updates of the lagged friction quantities per step
 };
 
 struct TwistConfig {

@@ -246,6 +246,7 @@ SceneConfig scene_from_json(const json& j) {
     cc.self = contact.at("self").get<bool>();
     cc.friction = contact.at("friction").get<double>();
     cc.epsv = contact.at("epsv").get<double>();
+    cc.lag_updates = contact.at("lag_updates").get<int>();
     c.contact = cc;
   }
   c.lumped_mass = j.at("mass").get<std::string>() == "lumped";

@@ -123,13 +123,15 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
   m_cell_fields.zlib = m_format.zlib;
 }
 
-void FrameWriter::write(int step, double t, const VecX& x, const VecX& v) {
+void FrameWriter::write(int step, double t, const VecX& x, const VecX& v,
+                        const std::vector<std::pair<std::string, MatX3>>& extra) {
   const MatX3 positions = as_rows(x);
   if (m_format.vtu) {
     const MatX3 displacement = positions - m_frames.mesh.vertices;
     const MatX3 velocity = as_rows(v);
     VtuFields fields = m_cell_fields;
     fields.point_vectors = {{"displacement", &displacement}, {"velocity", &velocity}};
+    for (const auto& [name, values] : extra) fields.point_vectors.emplace_back(name, &values);
     fields.active_vectors = m_format.rest_points;  // Warp By Vector picks it: only over rest X
     fields.time = t;
     const auto file = m_dir / "frames" / frame_name(step, "vtu");

@@ -31,8 +31,10 @@ class FrameWriter {
   /// removed, frames.pvd keeps the ones up to it.
   FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
               const FrameData& frames, long resume_step);
-  /// Writes the frame of `step` at full positions x and full velocities v.
-  void write(int step, double t, const VecX& x, const VecX& v);
+  /// Writes the frame of `step` at full positions x and full velocities v, with `extra` point
+  /// vectors after displacement and velocity (e.g. contact_force), one row per vertex.
+  void write(int step, double t, const VecX& x, const VecX& v,
+             const std::vector<std::pair<std::string, MatX3>>& extra = {});
   int frames_written() const { return m_count; }
 
  private:

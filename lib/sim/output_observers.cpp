@@ -38,6 +38,25 @@ void StatsCsvObserver::after_step(const Simulation&, const StepRecord& record) {
   m_csv->row(row);
 }
 
+namespace {
+
+/// The forces of the contact terms at x as point vectors: "contact_force" = -grad B (the IPC
+/// barrier and barrier planes) and "friction_force" = -grad D (the lagged friction of the step
+/// that led to x) [N], zero on vertices without contact. None without contact.
+std::vector<std::pair<std::string, MatX3>> contact_force_fields(const Model& model, const VecX& x) {
+  std::vector<std::pair<std::string, MatX3>> fields;
+  for (const auto& term : model.terms()) {
+    const std::string name = term->name();
+    if (name != "contact" && name != "friction") continue;
+    VecX g = VecX::Zero(x.size());
+    term->add_gradient(x, g);
+    fields.emplace_back(name + "_force", -as_rows(g));
+  }
+  return fields;
+}
+
+}  // namespace
+
 FrameObserver::FrameObserver(const std::filesystem::path& out_dir, const RunSettings& settings)
     : m_out_dir(out_dir),
       m_format(settings.frame_format()),
@@ -89,8 +108,9 @@ void FrameObserver::write(const Simulation& simulation, const StepRecord& record
     return;
   }
   const SimulatedSystem& system = simulation.primary();
-  m_writer->write(static_cast<int>(record.step), record.t, system.full_positions(),
-                  system.full_velocities());
+  const VecX x = system.full_positions();
+  m_writer->write(static_cast<int>(record.step), record.t, x, system.full_velocities(),
+                  contact_force_fields(system.model(), x));
 }
 
 void FrameObserver::finish(const Simulation& simulation, RunResult& result) {

@@ -149,3 +149,40 @@ TEST(ContactFrames, DeepOverlapAtTheStartIsBadInputNamingObjectsAndFaces) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Column sums of the uncompressed 3-component point array `name` of a frame.
+simrun::Vec3 point_array_sum(const fs::path& file, const std::string& name) {
+  const auto bytes = data_array(cli::read_file(file), name);
+  std::vector<double> values(bytes.size() / sizeof(double));
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  simrun::Vec3 sum = simrun::Vec3::Zero();
+  for (size_t i = 0; i < values.size(); ++i) sum[static_cast<Eigen::Index>(i % 3)] += values[i];
+  return sum;
+}
+
+TEST(ContactFrames, FramesCarryTheContactAndFrictionForces) {
+  // The 1 kg block sliding down the 30 degree plane (mu = 0.3 < tan 30): once it slides, the
+  // plane pushes back with m g cos(theta) along the normal and friction resists with mu times
+  // that along -x (quasi-static: the block's normal acceleration is ~0).
+  TempDir tmp;
+  json scene = cli::read_json(cli::kSourceDir / "scenes" / "ipc_inclined_plane.json");
+  scene["time"]["steps"] = 50;
+  scene["output"] = {{"frames", {"vtu"}}, {"compress", false}, {"every", 50}};
+  const Result r = cli::run(
+      {"run", tmp.write("plane.json", scene).string(), "-o", (tmp / "out").string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const fs::path last = tmp / "out" / "frames" / "000050.vtu";
+  const simrun::Vec3 normal = point_array_sum(last, "contact_force");
+  const simrun::Vec3 friction = point_array_sum(last, "friction_force");
+  const double weight_normal = 1.0 * 8.49571;  // m g cos(30 deg), the scene's gravity y
+  EXPECT_NEAR(normal.y(), weight_normal, 0.01 * weight_normal);
+  EXPECT_NEAR(normal.x(), 0.0, 1e-9);
+  EXPECT_NEAR(friction.x(), -0.3 * normal.y(), 0.01 * 0.3 * weight_normal);
+  EXPECT_NEAR(friction.y(), 0.0, 1e-9);
+  // The first frame (before any step) has no friction yet: the array is there, all zero.
+  EXPECT_EQ(point_array_sum(tmp / "out" / "frames" / "000000.vtu", "friction_force").norm(), 0.0);
+}
+
+}  // namespace
