@@ -17,6 +17,9 @@ struct CollisionMesh {
   std::vector<int> edge_object;           ///< per edge: its scene object
   std::vector<int> vertex_object;         ///< per entry of `vertices`: its scene object
   std::vector<bool> self_contact;         ///< per object: may it touch itself
+  /// Per object: a static obstacle surface (its vertices never move); two static objects never
+  /// pair. Empty: none is.
+  std::vector<bool> is_static;
   /// Rest lengths of the edges (the edge-edge mollifier's eps_x uses them).
   std::vector<double> edge_rest_length;
 
@@ -35,7 +38,8 @@ struct ContactCandidates {
 };
 
 /// The filters every pair obeys: no pair sharing a vertex (a vertex of its own face, two edges
-/// with a common end), and no pair inside one object unless that object has self contact.
+/// with a common end), no pair inside one object unless that object has self contact, and no
+/// pair of two static obstacles.
 bool vertex_face_allowed(const CollisionMesh& mesh, int vertex_entry, int face);
 bool edge_edge_allowed(const CollisionMesh& mesh, int edge_a, int edge_b);
 

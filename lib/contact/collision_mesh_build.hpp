@@ -12,4 +12,9 @@ namespace simrun {
 CollisionMesh build_collision_mesh(const TetMesh& mesh, const std::vector<int>& tet_object,
                                    const std::vector<bool>& self_contact);
 
+/// Appends a static obstacle surface as a new object (without self contact, marked static):
+/// `faces` over full vertex ids, `rest` the full rest positions (edge lengths). Returns the
+/// object's index.
+int append_static_surface(CollisionMesh& mesh, const MatX3i& faces, const MatX3& rest);
+
 }  // namespace simrun

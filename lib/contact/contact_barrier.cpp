@@ -73,7 +73,9 @@ std::vector<ContactBarrier::Pair> ContactBarrier::active_pairs(const VecX& x,
       pairs.push_back({Pair::Kind::kEdgeEdge, s, -1, 1e-3 * m_edge_eps[a] * m_edge_eps[b]});
   }
   for (size_t p = 0; p < m_planes.size(); ++p)
-    for (int v : m_mesh.vertices) {
+    for (size_t entry = 0; entry < m_mesh.vertices.size(); ++entry) {
+      if (vertex_is_static(entry)) continue;  // obstacle meshes and planes never meet
+      const int v = m_mesh.vertices[entry];
       const double height = m_planes[p].normal.dot(point(x, v) - m_planes[p].point);
       const double d2 = height > 0.0 ? height * height : 0.0;
       min_s = std::min(min_s, d2);
@@ -225,9 +227,12 @@ void ContactBarrier::on_iterate(const VecX& x) {
 double ContactBarrier::max_feasible_step(const VecX& x, const VecX& dx) const {
   double alpha = max_collision_free_step(m_mesh, x, dx, kCcdMinDistanceFraction);
   for (const ContactPlane& plane : m_planes)
-    for (int v : m_mesh.vertices)
+    for (size_t entry = 0; entry < m_mesh.vertices.size(); ++entry) {
+      if (vertex_is_static(entry)) continue;
+      const int v = m_mesh.vertices[entry];
       alpha = std::min(alpha, point_plane_ccd(point(x, v), point(dx, v), plane.point, plane.normal,
                                               kCcdMinDistanceFraction));
+    }
   m_step_ccd = std::min(m_step_ccd, alpha);
   return alpha;
 }

@@ -70,6 +70,10 @@ class ContactBarrier final : public EnergyTerm {
   /// active_pairs(x), remembered for the last x: energy, gradient and Hessian at one Newton
   /// iterate share one broad phase and one distance pass.
   const std::vector<Pair>& pairs_at(const VecX& x, double* min_distance = nullptr) const;
+  /// True for a vertex (entry of mesh().vertices) of a static obstacle surface.
+  bool vertex_is_static(size_t entry) const {
+    return !m_mesh.is_static.empty() && m_mesh.is_static[m_mesh.vertex_object[entry]];
+  }
   /// kappa m b(s), its gradient and Hessian over the pair's 12 coordinates.
   double pair_energy(const Pair& pair, const VecX& x, Eigen::Matrix<double, 12, 1>* gradient,
                      Eigen::Matrix<double, 12, 12>* hessian) const;

@@ -6,7 +6,8 @@
 
 namespace simrun {
 
-/// "plane" (contact/penalty_plane.hpp), "sphere" (contact/sphere_obstacle.hpp).
-inline std::vector<std::string> obstacle_kinds() { return {"plane", "sphere"}; }
+/// "plane" (contact/penalty_plane.hpp), "sphere" (contact/sphere_obstacle.hpp), "mesh" (a
+/// static triangle surface of IPC contact, scene/obstacle_surfaces.hpp).
+inline std::vector<std::string> obstacle_kinds() { return {"plane", "sphere", "mesh"}; }
 
 }  // namespace simrun

@@ -8,12 +8,34 @@
 namespace simrun {
 
 namespace {
-/// The scene object of a full vertex id.
+/// The collision object of a full vertex id: a scene object, or scene.objects.size() + k for
+/// the k-th mesh obstacle.
 size_t object_of_vertex(const MergedObjects& objects, int vertex) {
+  const size_t n_objects = objects.vertex_offset.size() - 1;
+  if (vertex >= objects.vertex_offset.back())
+    for (size_t k = 0; k < objects.obstacle_surfaces.size(); ++k) {
+      const ObstacleSurface& o = objects.obstacle_surfaces[k];
+      if (vertex < o.first_vertex + o.num_vertices) return n_objects + k;
+    }
   size_t object = 0;
   while (object + 2 < objects.vertex_offset.size() && vertex >= objects.vertex_offset[object + 1])
     ++object;
   return object;
+}
+
+/// "'name' (/objects/i)" or "the obstacle /obstacles/k" for a collision object.
+std::string describe_object(const SceneConfig& scene, const MergedObjects& objects, size_t object) {
+  if (object < scene.objects.size())
+    return "'" + scene.objects[object].name + "' (" + object_pointer(object) + ")";
+  const size_t k = object - scene.objects.size();
+  return "the obstacle /obstacles/" + std::to_string(objects.obstacle_surfaces[k].obstacle);
+}
+
+/// First full vertex id of a collision object (object-local vertex ids in messages).
+int first_vertex_of(const MergedObjects& objects, size_t object) {
+  const size_t n_objects = objects.vertex_offset.size() - 1;
+  return object < n_objects ? objects.vertex_offset[object]
+                            : objects.obstacle_surfaces[object - n_objects].first_vertex;
 }
 }  // namespace
 
@@ -29,6 +51,8 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
       tet_object[e] = static_cast<int>(i);
   CollisionMesh mesh = build_collision_mesh(objects.mesh, tet_object,
                                             std::vector<bool>(scene.objects.size(), config.self));
+  for (const ObstacleSurface& obstacle : objects.obstacle_surfaces)
+    append_static_surface(mesh, obstacle.faces, objects.mesh.vertices);
   std::vector<ContactPlane> planes;
   for (const ObstacleConfig& o : scene.obstacles)
     if (o.kind == ObstacleConfig::Kind::kPlane) planes.push_back({o.point, o.normal.normalized()});
@@ -38,7 +62,8 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
   BarrierSettings settings;
   settings.bbox_diagonal = diagonal;
   settings.dhat = config.dhat * diagonal;
-  const double average_mass = nodal_mass.sum() / 3.0 / std::max(1, objects.num_vertices());
+  // Over the objects' vertices (mesh obstacles add massless fixed ones).
+  const double average_mass = nodal_mass.sum() / 3.0 / std::max(1, objects.vertex_offset.back());
   const double automatic =
       automatic_barrier_stiffness(average_mass, settings.dhat, diagonal, scene.time.dt);
   settings.kappa = config.kappa > 0.0 ? config.kappa : automatic;
@@ -50,6 +75,7 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
   const VecX x = as_flat(x0);
   for (size_t p = 0; p < planes.size(); ++p)
     for (int v : barrier->mesh().vertices) {
+      if (v >= objects.vertex_offset.back()) continue;  // mesh obstacles do not meet planes
       const double height = planes[p].normal.dot(x.segment<3>(3 * v) - planes[p].point);
       if (!(height > 0.0)) {
         const size_t object = object_of_vertex(objects, v);
@@ -66,9 +92,9 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
     if (pair.kind == ContactBarrier::Pair::Kind::kVertexPlane) continue;
     const size_t a = object_of_vertex(objects, pair.vertices[0]);
     const size_t b = object_of_vertex(objects, pair.vertices[2]);
-    throw InputError(file + "/objects: '" + scene.objects[a].name + "' (" + object_pointer(a) +
-                     ") and '" + scene.objects[b].name + "' (" + object_pointer(b) +
-                     ") touch or intersect at t = 0 (vertices " + std::to_string(pair.vertices[0]) +
+    throw InputError(file + "/objects: " + describe_object(scene, objects, a) + " and " +
+                     describe_object(scene, objects, b) +
+                     " touch or intersect at t = 0 (vertices " + std::to_string(pair.vertices[0]) +
                      ", " + std::to_string(pair.vertices[1]) + ", " +
                      std::to_string(pair.vertices[2]) + ", " + std::to_string(pair.vertices[3]) +
                      " at distance 0): move them apart");
@@ -78,24 +104,24 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
   if (const auto hit = first_face_intersection(barrier->mesh(), x)) {
     const CollisionMesh& m = barrier->mesh();
     const auto face_text = [&](int f, size_t object) {
-      const int offset = objects.vertex_offset[object];
+      const int offset = first_vertex_of(objects, object);
       return "face (" + std::to_string(m.faces(f, 0) - offset) + ", " +
              std::to_string(m.faces(f, 1) - offset) + ", " +
              std::to_string(m.faces(f, 2) - offset) + ")";
     };
     const auto a = static_cast<size_t>(hit->object_a), b = static_cast<size_t>(hit->object_b);
-    throw InputError(file + "/objects: '" + scene.objects[a].name + "' (" + object_pointer(a) +
-                     ") and '" + scene.objects[b].name + "' (" + object_pointer(b) +
-                     ") intersect at t = 0: " + face_text(hit->face_a, a) +
+    throw InputError(file + "/objects: " + describe_object(scene, objects, a) + " and " +
+                     describe_object(scene, objects, b) +
+                     " intersect at t = 0: " + face_text(hit->face_a, a) +
                      " of the first crosses " + face_text(hit->face_b, b) +
                      " of the second (vertex ids of each object): " + "move them apart");
   }
   notes.push_back(
       "contact: " + std::to_string(barrier->mesh().num_faces()) + " surface triangles, " +
-      std::to_string(barrier->mesh().num_edges()) + " edges, " + std::to_string(planes.size()) +
-      " plane(s); d_hat = " + short_number(settings.dhat) + " m (" + short_number(config.dhat) +
-      " of the diagonal), kappa = " + short_number(settings.kappa) + " J" +
-      (config.kappa > 0.0 ? "" : " (automatic)"));
+      std::to_string(barrier->mesh().num_edges()) + " edges (mesh obstacles included), " +
+      std::to_string(planes.size()) + " plane(s); d_hat = " + short_number(settings.dhat) + " m (" +
+      short_number(config.dhat) + " of the diagonal), kappa = " + short_number(settings.kappa) +
+      " J" + (config.kappa > 0.0 ? "" : " (automatic)"));
   return barrier;
 }
 

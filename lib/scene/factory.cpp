@@ -14,6 +14,7 @@
 #include "scene/mesh_pair.hpp"
 #include "scene/object_coarsening.hpp"
 #include "scene/object_pieces.hpp"
+#include "scene/obstacle_surfaces.hpp"
 #include "scene/scene_obstacles.hpp"
 #include "sim/linear_strain_monitor.hpp"
 #include "sim/output_observers.hpp"
@@ -50,6 +51,10 @@ FrameData frame_data(const MergedObjects& objects) {
     frames.object.insert(frames.object.end(),
                          static_cast<size_t>(objects.tet_offset[i + 1] - objects.tet_offset[i]),
                          static_cast<int>(i));
+  for (const ObstacleSurface& o : objects.obstacle_surfaces)
+    frames.obstacles.push_back({o.obstacle,
+                                objects.mesh.vertices.middleRows(o.first_vertex, o.num_vertices),
+                                o.faces.array() - o.first_vertex});
   for (const auto& edge : frames.mesh.edges) {  // spring lines: the object of their first vertex
     const auto it =
         std::upper_bound(objects.vertex_offset.begin(), objects.vertex_offset.end(), edge[0]);
@@ -109,6 +114,7 @@ BuiltModel build_model(const SceneConfig& scene) {
   }
   require_memory(scene.source.string(), vertices, tets, factorizes);
   MergedObjects objects = merge_objects(pieces, scene);
+  append_obstacle_surfaces(scene, objects, built.notes);
   built.frames = frame_data(objects);
 
   const TetElements elements = precompute_tet_elements(objects.mesh.vertices, objects.mesh.tets);

@@ -10,6 +10,14 @@
 
 namespace simrun {
 
+/// A static obstacle surface of IPC contact (scene/obstacle_surfaces.hpp).
+struct ObstacleSurface {
+  int obstacle = -1;     ///< index in the scene's "obstacles"
+  MatX3i faces;          ///< triangles over full vertex ids
+  int first_vertex = 0;  ///< its vertices: [first_vertex, first_vertex + num_vertices)
+  int num_vertices = 0;
+};
+
 struct MergedObjects {
   TetMesh mesh;  ///< rest positions, tets, region tags and spring edges of every object
   MatX3 initial_positions;
@@ -24,6 +32,8 @@ struct MergedObjects {
   VecX point_mass;                             ///< per DOF: particles of mass-spring objects [kg]
   EdgeList springs;
   VecX spring_stiffness;  ///< per spring [N/m]
+  /// Mesh obstacles: their vertices follow every object's (beyond vertex_offset.back()), fixed.
+  std::vector<ObstacleSurface> obstacle_surfaces;
 
   int num_vertices() const { return static_cast<int>(mesh.vertices.rows()); }
   int num_tets() const { return static_cast<int>(mesh.tets.rows()); }

@@ -90,6 +90,10 @@ void resolve_scene_paths(json& scene, const fs::path& folder) {
           make_absolute((*reference)["mesh"], "file", folder);
         if (object.contains("material")) make_absolute(object["material"], "E_file", folder);
       }
+  if (auto obstacles = scene.find("obstacles"); obstacles != scene.end() && obstacles->is_array())
+    for (auto& obstacle : *obstacles)
+      if (obstacle.is_object() && obstacle.contains("mesh"))
+        make_absolute(obstacle["mesh"], "file", folder);
 }
 
 json read_scene_with_extends(const fs::path& file) {

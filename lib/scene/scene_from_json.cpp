@@ -19,6 +19,16 @@ std::optional<double> optional_number(const json& object, const char* key) {
   return object[key].get<double>();
 }
 
+TransformConfig transform_from_json(const json& t) {
+  TransformConfig c;
+  const json& scale = t.at("scale");
+  c.scale = scale.is_number() ? Vec3::Constant(scale.get<double>()) : vec3(scale);
+  c.rotate_axis = vec3(t.at("rotate").at("axis"));
+  c.rotate_deg = t.at("rotate").at("angle_deg").get<double>();
+  c.translate = vec3(t.at("translate"));
+  return c;
+}
+
 MeshConfig mesh_from_json(const json& j) {
   MeshConfig m;
   if (j.contains("box")) {
@@ -48,12 +58,7 @@ MeshConfig mesh_from_json(const json& j) {
     m.tetgen.target_tets = t.at("target_tets").get<int>();
     m.tetgen.surface_faces = t.at("surface_faces").get<int>();
   }
-  const json& t = j.at("transform");
-  const json& scale = t.at("scale");
-  m.transform.scale = scale.is_number() ? Vec3::Constant(scale.get<double>()) : vec3(scale);
-  m.transform.rotate_axis = vec3(t.at("rotate").at("axis"));
-  m.transform.rotate_deg = t.at("rotate").at("angle_deg").get<double>();
-  m.transform.translate = vec3(t.at("translate"));
+  m.transform = transform_from_json(j.at("transform"));
   return m;
 }
 
@@ -110,6 +115,11 @@ ObstacleConfig obstacle_from_json(const json& j) {
     o.point = vec3(plane.at("point"));
     o.normal = vec3(plane.at("normal"));
     o.stiffness = plane.value("stiffness", 0.0);  // 0: the factory's default
+  } else if (j.contains("mesh")) {
+    const json& mesh = j["mesh"];
+    o.kind = ObstacleConfig::Kind::kMesh;
+    o.file = mesh.at("file").get<std::string>();
+    o.transform = transform_from_json(mesh.at("transform"));
   } else {
     const json& sphere = j.at("sphere");
     o.kind = ObstacleConfig::Kind::kSphere;

@@ -65,6 +65,7 @@ SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& obj
   for (size_t k = 0; k < scene.obstacles.size(); ++k) {
     const ObstacleConfig& o = scene.obstacles[k];
     const std::string at = scene.source.string() + ": /obstacles/" + std::to_string(k) + ": ";
+    if (o.kind == ObstacleConfig::Kind::kMesh) continue;  // scene/obstacle_surfaces.hpp
     if (o.kind == ObstacleConfig::Kind::kPlane) {
       require(o.normal.norm() > 0.0,
               at + "plane/normal: expected a non-zero normal, found [0,0,0]");

@@ -74,6 +74,12 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
       m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
     }
   }
+  if (!resume && !frames.obstacles.empty()) {
+    recreate_folder(m_dir / "obstacles");
+    for (const FrameData::Obstacle& o : frames.obstacles)
+      write_obj(m_dir / "obstacles" / ("obstacle_" + std::to_string(o.index) + ".obj"), o.vertices,
+                o.faces);
+  }
   if (m_format.surface) {
     if (resume)
       remove_frames_after(m_dir / "surface", resume_step);

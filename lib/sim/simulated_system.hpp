@@ -26,6 +26,13 @@ struct FrameData {
   std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
   MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
   std::vector<int> object;  ///< per tet, then per spring line: the scene object index (cell data)
+  /// Static mesh obstacles, written once as OUT/obstacles/obstacle_<index>.obj.
+  struct Obstacle {
+    int index = -1;  ///< in the scene's "obstacles"
+    MatX3 vertices;
+    MatX3i faces;  ///< over `vertices`
+  };
+  std::vector<Obstacle> obstacles;
 };
 
 class SimulatedSystem {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>  // determinant
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -16,6 +17,7 @@
 #include "contact/collision_mesh_build.hpp"
 #include "contact/intersection.hpp"
 #include "io/base64.hpp"
+#include "mesh/read_surface.hpp"
 #include "mesh/tet_mesh.hpp"
 
 namespace {
@@ -70,6 +72,18 @@ simrun::TetMesh read_frame(const fs::path& file) {
   return mesh;
 }
 
+/// The mesh obstacles a run wrote (OUT/obstacles/obstacle_<k>.obj), in obstacle order.
+std::vector<simrun::SurfaceMesh> obstacle_surfaces(const fs::path& out) {
+  std::vector<std::pair<int, fs::path>> files;
+  if (fs::exists(out / "obstacles"))
+    for (const auto& entry : fs::directory_iterator(out / "obstacles"))
+      files.emplace_back(std::stoi(entry.path().stem().string().substr(9)), entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<simrun::SurfaceMesh> surfaces;
+  for (const auto& [index, file] : files) surfaces.push_back(simrun::read_surface(file));
+  return surfaces;
+}
+
 /// Checks every frame in out/frames: no two surface faces intersect (adjacent faces excepted)
 /// and every tet has a positive signed volume. Returns the number of frames checked.
 int check_frames(const fs::path& out, const std::string& what) {
@@ -79,8 +93,16 @@ int check_frames(const fs::path& out, const std::string& what) {
     const simrun::TetMesh mesh = read_frame(entry.path());
     // One object with self contact: faces of different boxes never share a vertex, so only
     // adjacent faces of one box are skipped.
-    const simrun::CollisionMesh surface = simrun::build_collision_mesh(
+    simrun::CollisionMesh surface = simrun::build_collision_mesh(
         mesh, std::vector<int>(static_cast<size_t>(mesh.num_tets()), 0), {true});
+    // Mesh obstacles: their vertices are the frame's last points, in obstacle order.
+    const auto obstacles = obstacle_surfaces(out);
+    int first = mesh.num_vertices();
+    for (const auto& o : obstacles) first -= o.num_vertices();
+    for (const auto& o : obstacles) {
+      simrun::append_static_surface(surface, o.faces.array() + first, mesh.vertices);
+      first += o.num_vertices();
+    }
     std::string which;
     EXPECT_FALSE(simrun::surfaces_intersect(surface, simrun::as_flat(mesh.vertices), &which))
         << what << " " << entry.path().filename() << ": " << which;
@@ -183,6 +205,82 @@ TEST(ContactFrames, FramesCarryTheContactAndFrictionForces) {
   EXPECT_NEAR(friction.y(), 0.0, 1e-9);
   // The first frame (before any step) has no friction yet: the array is there, all zero.
   EXPECT_EQ(point_array_sum(tmp / "out" / "frames" / "000000.vtu", "friction_force").norm(), 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+/// A 1 m ground patch with a 5 cm ridge (a flat pyramid of four triangles, an open surface).
+constexpr const char* kRidgeObj =
+    "v -0.5 0 -0.5\nv 0.5 0 -0.5\nv 0.5 0 0.5\nv -0.5 0 0.5\nv 0 0.05 0\n"
+    "f 1 5 2\nf 2 5 3\nf 3 5 4\nf 4 5 1\n";
+
+/// ContactCli's box dropped at 1 m/s onto the ridge's apex, with friction, a frame every step.
+json ridge_scene() {
+  json scene = drop_scene("be");
+  scene.erase("obstacles");
+  scene["obstacles"] = json::array({{{"mesh", {{"file", "ridge.obj"}}}}});
+  scene["contact"]["friction"] = 0.3;
+  scene["objects"][0]["mesh"]["transform"]["translate"] = {-0.1, 0.1, -0.1};
+  scene["integrator"]["newton"]["max_iterations"] = 100;
+  return scene;
+}
+
+TEST(ContactFrames, ABoxLandsOnAMeshObstacleWithoutIntersectingIt) {
+  TempDir tmp;
+  tmp.write("ridge.obj", std::string(kRidgeObj));
+  const Result r = cli::run({"run", tmp.write("ridge.json", ridge_scene()).string(), "-o",
+                             (tmp / "out").string(), "--quiet", "--threads", "1"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  ASSERT_TRUE(fs::exists(tmp / "out" / "obstacles" / "obstacle_0.obj"));
+  const auto contacts = cli::column(tmp / "out" / "stats.csv", "contacts");
+  EXPECT_GT(*std::max_element(contacts.begin(), contacts.end()), 0.0);
+  for (double d : cli::column(tmp / "out" / "stats.csv", "min_distance")) EXPECT_GT(d, 0.0);
+  EXPECT_GE(check_frames(tmp / "out", "ridge"), 40);
+  // contact_force on the obstacle's points (the frame's last five) is the reaction: the box is
+  // pushed up, the ridge down, equally (the barrier depends on differences of positions only).
+  const auto bytes =
+      data_array(cli::read_file(tmp / "out" / "frames" / "000040.vtu"), "contact_force");
+  std::vector<double> force(bytes.size() / sizeof(double));
+  std::memcpy(force.data(), bytes.data(), bytes.size());
+  const size_t ridge_first = force.size() / 3 - 5;
+  double on_box = 0.0, on_ridge = 0.0;
+  for (size_t v = 0; v < force.size() / 3; ++v)
+    (v < ridge_first ? on_box : on_ridge) += force[3 * v + 1];
+  EXPECT_GT(on_box, 0.0);
+  EXPECT_NEAR(on_ridge, -on_box, 1e-9 * on_box);
+}
+
+TEST(ContactFrames, MeshObstaclesThatAreNotSurfacesOrOverlapAreBadInput) {
+  TempDir tmp;
+  const auto run_with = [&](const std::string& obj, const json& scene) {
+    tmp.write("ridge.obj", obj);
+    return cli::run({"run", tmp.write("bad.json", scene).string(), "-o", (tmp / "out").string(),
+                     "--quiet", "--force"});
+  };
+  // An edge in three triangles.
+  const Result fan = run_with(
+      "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 2 5\n", ridge_scene());
+  EXPECT_EQ(fan.code, 1);
+  EXPECT_NE(fan.err.find("/obstacles/0/mesh"), std::string::npos) << fan.err;
+  EXPECT_NE(fan.err.find("not a surface"), std::string::npos) << fan.err;
+  // A degenerate triangle.
+  const Result flat = run_with("v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n", ridge_scene());
+  EXPECT_EQ(flat.code, 1);
+  EXPECT_NE(flat.err.find("degenerate"), std::string::npos) << flat.err;
+  // Without contact.
+  json no_contact = ridge_scene();
+  no_contact.erase("contact");
+  const Result plain = run_with(kRidgeObj, no_contact);
+  EXPECT_EQ(plain.code, 1);
+  EXPECT_NE(plain.err.find("need IPC contact"), std::string::npos) << plain.err;
+  // The box crossing the ridge at t = 0: names the object and the obstacle.
+  json overlap = ridge_scene();
+  overlap["objects"][0]["mesh"]["transform"]["translate"] = {-0.1, -0.02, -0.1};
+  const Result crossing = run_with(kRidgeObj, overlap);
+  EXPECT_EQ(crossing.code, 1);
+  EXPECT_NE(crossing.err.find("the obstacle /obstacles/0"), std::string::npos) << crossing.err;
 }
 
 }  // namespace

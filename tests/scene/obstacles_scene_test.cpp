@@ -76,8 +76,8 @@ TEST(ObstaclesScene, BadValuesNameFileAndPointer) {
       {R"([{"plane": {"stifness": 10}}])", {"/obstacles/0/plane/stifness", "did you mean"}},
       {R"([{"sphere": {"radius": 1}, "plane": {"stiffness": 1}}])",
        {"/obstacles/0", "exactly one of the keys"}},
-      // The contract's mesh obstacle does not exist yet: rejected with its pointer.
-      {R"([{"mesh": {"file": "ground.obj"}}])", {"/obstacles/0", "'plane'", "'sphere'"}},
+      {R"([{"mesh": {"transform": {}}}])", {"/obstacles/0/mesh", "missing required key 'file'"}},
+      {R"([{"mesh": {"file": ""}}])", {"/obstacles/0/mesh/file"}},
       {R"({"sphere": {"radius": 1}})", {"/obstacles", "expected array"}},
   };
   for (const Case& c : cases) {
