@@ -8,6 +8,7 @@
 #   SIMRUN_BENCH_PEER   0 skips the FEniCSx comparison (benchmarks/peer_fenicsx.py)
 #   SIMRUN_BENCH_EXP    0 skips the exponential integrators' scenes (benchmarks/exponential_scenes.py)
 #   SIMRUN_BENCH_EIGENFIT 0 skips EigenFit's cost (benchmarks/eigenfit_scenes.py)
+#   SIMRUN_BENCH_CONTACT 0 skips IPC contact's cost (benchmarks/contact_scenes.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SIMRUN_BUILD_DIR:-build}
@@ -156,5 +157,11 @@ fi
 if [ "${SIMRUN_BENCH_EIGENFIT:-1}" != 0 ]; then
   echo
   /usr/bin/python3 "$root/benchmarks/eigenfit_scenes.py" --simrun "$build/apps/simrun/simrun" || true
+fi
+
+# IPC contact's share of a step on a ~50k-tet ball (issue 14; SIMRUN_BENCH_CONTACT=0 skips it).
+if [ "${SIMRUN_BENCH_CONTACT:-1}" != 0 ]; then
+  echo
+  /usr/bin/python3 "$root/benchmarks/contact_scenes.py" --simrun "$build/apps/simrun/simrun" || true
 fi
 exit 0

@@ -6,9 +6,11 @@
 /// d_hat of a contact plane. Each pair's Hessian is projected to PSD. The line search is kept
 /// collision-free by max_feasible_step (broad phase over swept boxes, then additive CCD).
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "contact/collision_mesh.hpp"
+#include "core/timer.hpp"
 #include "model/energy_term.hpp"
 
 namespace simrun {
@@ -24,6 +26,28 @@ struct BarrierSettings {
   double kappa = 1.0;          ///< barrier stiffness [J] at the start
   double kappa_max = 1.0;      ///< the adaptive rule doubles kappa up to this
   double bbox_diagonal = 1.0;  ///< of the scene [m]: the adaptive rule's distance threshold
+};
+
+/// Where a step's contact time went (stats.csv contact_pairs_s, contact_ccd_s,
+/// contact_assembly_s).
+struct ContactTimes {
+  double pairs = 0.0;     ///< broad phase and distances of the active set
+  double ccd = 0.0;       ///< feasible-step CCD
+  double assembly = 0.0;  ///< energies, gradients, Hessians (pair finding excluded)
+};
+
+/// Adds the wall time of its scope to `times.assembly`, less the pair finding done inside it.
+class AssemblyClock {
+ public:
+  explicit AssemblyClock(ContactTimes& times) : m_times(times), m_pairs_before(times.pairs) {}
+  ~AssemblyClock() { m_times.assembly += m_timer.seconds() - (m_times.pairs - m_pairs_before); }
+  AssemblyClock(const AssemblyClock&) = delete;
+  AssemblyClock& operator=(const AssemblyClock&) = delete;
+
+ private:
+  ContactTimes& m_times;
+  double m_pairs_before;
+  Timer m_timer;
 };
 
 class ContactBarrier final : public EnergyTerm {
@@ -42,6 +66,10 @@ class ContactBarrier final : public EnergyTerm {
   void begin_step(const VecX& x) override;
   void on_iterate(const VecX& x) override;
   double max_feasible_step(const VecX& x, const VecX& dx) const override;
+  /// True when no pair can come closer than 0 along x + t dx, t in [0, 1], by the motion bound
+  /// alone (then max_feasible_step skips the swept broad phase and CCD): needs the pair search
+  /// at x (the last one the term made; false elsewhere).
+  bool step_is_collision_free(const VecX& x, const VecX& dx) const;
   void add_stencils(StencilList& stencils) const override;
   long pattern_version() const override { return m_pattern_version; }
   void add_step_stats(StepStats& stats) const override;
@@ -74,6 +102,17 @@ class ContactBarrier final : public EnergyTerm {
   bool vertex_is_static(size_t entry) const {
     return !m_mesh.is_static.empty() && m_mesh.is_static[m_mesh.vertex_object[entry]];
   }
+  /// How far apart things are at a searched x: the smallest pair distance (capped at d_hat:
+  /// pairs outside the search boxes are farther) and per plane the smallest height of a moving
+  /// vertex over it (uncapped).
+  struct Separation {
+    double pairs = 0.0;
+    std::vector<double> planes;
+  };
+  std::vector<Pair> active_pairs(const VecX& x, double* min_distance, Separation& separation) const;
+  /// The broad phase's candidates for the pairs closer than d_hat at x (a Verlet list, reused
+  /// while the motion since it was built stays within its margin).
+  const ContactCandidates& candidates_near(const VecX& x) const;
   /// kappa m b(s), its gradient and Hessian over the pair's 12 coordinates.
   double pair_energy(const Pair& pair, const VecX& x, Eigen::Matrix<double, 12, 1>* gradient,
                      Eigen::Matrix<double, 12, 12>* hessian) const;
@@ -90,9 +129,14 @@ class ContactBarrier final : public EnergyTerm {
   mutable VecX m_cached_x;  ///< where m_cached_pairs were found (empty: none yet)
   mutable std::vector<Pair> m_cached_pairs;
   mutable double m_cached_min_distance = 0.0;
+  mutable Separation m_cached_separation;
+  mutable ContactCandidates m_verlet;  ///< candidates within d_hat + margin of m_verlet_x
+  mutable VecX m_verlet_x;
+  mutable long m_ccd_skipped = 0;  ///< feasible steps decided by the motion bound
   // Step statistics (mutable: gathered by the const line-search hooks).
   mutable double m_step_min_distance = 0.0;
   mutable double m_step_ccd = 1.0;
+  mutable ContactTimes m_times;  ///< this step's (reset in begin_step)
   int m_step_contacts = 0;
 };
 

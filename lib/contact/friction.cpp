@@ -20,6 +20,7 @@ FrictionVec12 FrictionTerm::pair_displacement(const FrictionPair& pair, const Ve
 
 // D(x) = sum_k mu lambda_k f0(|A_k (x - x^n)|) (digest 002 Sec. 1.5).
 double FrictionTerm::energy(const VecX& x) const {
+  const AssemblyClock clock(m_times);
   double e = 0.0;
   for (const FrictionPair& pair : m_pairs)
     e += friction_pair_energy(pair, pair_displacement(pair, x), m_settings.mu, threshold(), nullptr,
@@ -28,6 +29,7 @@ double FrictionTerm::energy(const VecX& x) const {
 }
 
 void FrictionTerm::add_gradient(const VecX& x, VecX& g) const {
+  const AssemblyClock clock(m_times);
   FrictionVec12 local;
   for (const FrictionPair& pair : m_pairs) {
     friction_pair_energy(pair, pair_displacement(pair, x), m_settings.mu, threshold(), &local,
@@ -43,6 +45,7 @@ void FrictionTerm::bind(const SpMat& pattern, const DofMap& dofs) {
 }
 
 void FrictionTerm::add_hessian(const VecX& x, double* values, bool project_psd) const {
+  const AssemblyClock clock(m_times);
   FrictionMat12 hessian;
   for (const FrictionPair& pair : m_pairs) {
     friction_pair_energy(pair, pair_displacement(pair, x), m_settings.mu, threshold(), nullptr,
@@ -52,6 +55,7 @@ void FrictionTerm::add_hessian(const VecX& x, double* values, bool project_psd) 
 }
 
 void FrictionTerm::begin_step(const VecX& x) {
+  m_times = ContactTimes{};
   m_start = x;
   lag_at(x);
   m_step_work = 0.0;
@@ -64,6 +68,7 @@ bool FrictionTerm::update_lagged(const VecX& x) {
 }
 
 void FrictionTerm::lag_at(const VecX& x) {
+  const AssemblyClock clock(m_times);
   m_pairs.clear();
   const double kappa = m_barrier.kappa();
   for (const ContactBarrier::Pair& pair : m_barrier.active_pairs(x)) {
@@ -97,6 +102,10 @@ void FrictionTerm::add_stencils(StencilList& stencils) const {
   stencils.insert(stencils.end(), m_stencils.begin(), m_stencils.end());
 }
 
-void FrictionTerm::add_step_stats(StepStats& stats) const { stats.friction_work = m_step_work; }
+void FrictionTerm::add_step_stats(StepStats& stats) const {
+  stats.friction_work = m_step_work;
+  // Pair finding while lagging (the barrier's active set at x_n) counts as assembly here.
+  stats.contact_assembly_s += m_times.assembly + m_times.pairs;
+}
 
 }  // namespace simrun

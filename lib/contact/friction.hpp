@@ -69,7 +69,8 @@ class FrictionTerm final : public EnergyTerm {
   long m_pattern_version = 0;
   const SpMat* m_pattern = nullptr;
   const DofMap* m_dofs = nullptr;
-  double m_step_work = 0.0;  ///< work(x) at the last accepted iterate
+  double m_step_work = 0.0;      ///< work(x) at the last accepted iterate
+  mutable ContactTimes m_times;  ///< this step's (reset in begin_step)
 };
 
 }  // namespace simrun

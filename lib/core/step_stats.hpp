@@ -25,6 +25,7 @@ enum class CounterCombine {
   X(solves,            kSum,  "linear solves with a factorization (one per right-hand-side block)") \
   X(ldlt_fallbacks,    kSum,  "factorizations that needed the indefinite fallback (LDL^T or LU)") \
   X(cg_iters,          kSum,  "conjugate-gradient iterations of the iterative linear solver (0 for direct solvers)") \
+  X(cg_capped,         kSum,  "iterative solves stopped by solver.max_iterations before reaching solver.tolerance") \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
   X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")          \
   X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")        \
@@ -43,6 +44,9 @@ enum class CounterCombine {
   X(barrier_stiffness, kLast, "IPC barrier stiffness kappa at the end of the step [J]")          \
   X(ccd_step,          kLast, "smallest CCD-limited line-search step fraction in the step (1: none limited; 0 without contact)") \
   X(lag_updates,       kSum,  "extra updates of the lagged friction quantities that were solved again (contact.lag_updates)") \
+  X(contact_pairs_s,   kSum,  "wall seconds finding IPC contact pairs (broad phase and distances)") \
+  X(contact_ccd_s,     kSum,  "wall seconds in IPC's CCD-limited feasible steps (broad phase over swept boxes and additive CCD)") \
+  X(contact_assembly_s, kSum, "wall seconds evaluating the IPC barrier and friction (energies, gradients, PSD-projected Hessians, lagging)") \
   X(friction_work,     kSum,  "work of the lagged IPC friction forces over the step [J] (energy dissipated; 0 without friction)")
 // clang-format on
 

@@ -24,6 +24,7 @@ struct LinearSolverStats {
   int ldlt_fallbacks = 0;  ///< factorizations where LLT failed (not PD) and LDLT was used
   int lu_fallbacks = 0;    ///< of those, LDLT without pivoting was unusable and LU was used
   int iterations = 0;      ///< iterative solvers: iterations over all solves (0 for direct)
+  int capped_solves = 0;   ///< iterative solvers: solves stopped by max_iterations
   double residual = 0.0;   ///< iterative solvers: relative residual of the last solve
   double symbolic_seconds = 0.0, factor_seconds = 0.0, solve_seconds = 0.0;
 };

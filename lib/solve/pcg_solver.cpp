@@ -105,6 +105,7 @@ class PcgSolver final : public LinearSolver {
       rz = rz_next;
     }
     m_stats.iterations += k;
+    if (k == m_settings.max_iterations) ++m_stats.capped_solves;
     // The true residual, not the recurrence's (which drifts from it by rounding).
     r.noalias() = b - m_matrix * x;
     m_stats.residual = r.norm() / b_norm;

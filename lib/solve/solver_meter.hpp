@@ -17,6 +17,7 @@ class SolverMeter {
     m_stats.solves += after.solves - m_before.solves;
     m_stats.ldlt_fallbacks += after.ldlt_fallbacks - m_before.ldlt_fallbacks;
     m_stats.cg_iters += after.iterations - m_before.iterations;
+    m_stats.cg_capped += after.capped_solves - m_before.capped_solves;
   }
   SolverMeter(const SolverMeter&) = delete;
   SolverMeter& operator=(const SolverMeter&) = delete;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <regex>
 #include <set>
 #include <string>
@@ -49,6 +50,21 @@ TEST(Cli, VersionPrintsNameAndExitsZero) {
   const Result r = cli::run({"--version"});
   EXPECT_EQ(r.code, 0) << r.describe();
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^simrun \d+\.\d+\.\d+)"))) << r.describe();
+}
+
+TEST(Cli, VersionNamesTheCommitTheBinaryWasBuiltFrom) {
+  // The hash is refreshed on every build (cmake/write_version.cmake), not only at configure
+  // time: a binary rebuilt after a commit must not claim the older one.
+  const std::string command =
+      "git -C '" + cli::kSourceDir.string() + "' rev-parse --short HEAD 2>/dev/null";
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  const std::string head = cli::read_stream(pipe);
+  ::pclose(pipe);
+  if (head.empty()) GTEST_SKIP() << "the source folder is not a git checkout";
+  const Result r = cli::run({"--version"});
+  EXPECT_NE(r.out.find("(" + head.substr(0, head.find('\n'))), std::string::npos)
+      << r.out << " vs HEAD " << head;
 }
 
 TEST(Cli, SchemaPrintsJsonSchema2020_12) {

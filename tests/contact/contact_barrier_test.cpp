@@ -8,6 +8,8 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
+#include <random>
+#include <tuple>
 
 #include "contact/barrier.hpp"
 #include "contact/collision_mesh_build.hpp"
@@ -192,6 +194,76 @@ TEST(ContactBarrier, CarriesItsAdaptedStiffnessThroughACheckpoint) {
   EXPECT_NEAR(restored.energy(boxes.x), 4.0 * e, 1e-12 * e);  // B is linear in kappa
   restored.restore_state({});                                 // nothing saved: unchanged
   EXPECT_EQ(restored.kappa(), 4.0 * term.kappa());
+}
+
+}  // namespace
+}  // namespace simrun
+
+namespace simrun {
+namespace {
+
+/// The pairs as comparable tuples (kind, vertices, plane).
+std::vector<std::tuple<int, Stencil, int>> pair_keys(const std::vector<ContactBarrier::Pair>& p) {
+  std::vector<std::tuple<int, Stencil, int>> keys;
+  for (const auto& pair : p)
+    keys.emplace_back(static_cast<int>(pair.kind), pair.vertices, pair.plane);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+TEST(ContactBarrier, ReusedCandidatesFindTheSamePairsAsAFreshSearch) {
+  // Box b sinks toward a in small steps with a wobble; the term reuses its candidate list while
+  // the relative motion stays within the margin. At every step its pairs and smallest distance
+  // must equal those of a fresh term (which searches from scratch).
+  const TwoBoxes boxes = two_boxes(0.08);
+  const double dhat = 0.05;
+  const ContactBarrier reused = make_barrier(boxes, dhat, -0.3);
+  VecX x = boxes.x;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> wobble(-2e-3, 2e-3);
+  int steps_with_pairs = 0;
+  for (int k = 0; k < 60; ++k) {
+    for (Eigen::Index i = 0; i < x.size(); ++i) x[i] += wobble(rng);
+    for (int v = boxes.mesh.num_vertices() - 8; v < boxes.mesh.num_vertices(); ++v)
+      x[3 * v + 1] -= 1.5e-3;  // b sinks 9 cm in all: through d_hat into contact
+    const ContactBarrier fresh = make_barrier(boxes, dhat, -0.3);
+    double d_reused = 0.0, d_fresh = 0.0;
+    const auto a = reused.active_pairs(x, &d_reused);
+    const auto b = fresh.active_pairs(x, &d_fresh);
+    EXPECT_EQ(pair_keys(a), pair_keys(b)) << "step " << k;
+    EXPECT_EQ(d_reused, d_fresh) << "step " << k;
+    if (!a.empty()) ++steps_with_pairs;
+  }
+  EXPECT_GT(steps_with_pairs, 10);
+}
+
+TEST(ContactBarrier, TheMotionBoundSkipsTheCcdOnlyWhereItIsSafe) {
+  const TwoBoxes boxes = two_boxes(0.02);
+  const ContactBarrier term = make_barrier(boxes, 0.05, -0.3);
+  const ContactBarrier fresh = make_barrier(boxes, 0.05, -0.3);
+  (void)term.energy(boxes.x);  // the pair search at x that the bound relies on
+  const int n = boxes.mesh.num_vertices();
+  // Both boxes translate together by 1 m sideways: no relative motion, no plane approached.
+  VecX together = VecX::Zero(3 * n);
+  for (int v = 0; v < n; ++v) together[3 * v] = 1.0;
+  EXPECT_TRUE(term.step_is_collision_free(boxes.x, together));
+  EXPECT_EQ(term.max_feasible_step(boxes.x, together), 1.0);
+  // b moves 5 cm down onto a (2 cm below it): the bound cannot decide, CCD limits the step, and
+  // exactly as a term without the cached search does.
+  VecX down = VecX::Zero(3 * n);
+  for (int v = n - 8; v < n; ++v) down[3 * v + 1] = -0.05;
+  EXPECT_FALSE(term.step_is_collision_free(boxes.x, down));
+  const double alpha = term.max_feasible_step(boxes.x, down);
+  EXPECT_LT(alpha, 0.4);
+  EXPECT_EQ(alpha, fresh.max_feasible_step(boxes.x, down));
+  // Everything moves down 0.4 m toward the floor at -0.3 (a's bottom at 0): the plane bound
+  // (absolute motion) refuses even though the motion is a translation.
+  VecX sink = VecX::Zero(3 * n);
+  for (int v = 0; v < n; ++v) sink[3 * v + 1] = -0.4;
+  EXPECT_FALSE(term.step_is_collision_free(boxes.x, sink));
+  EXPECT_LT(term.max_feasible_step(boxes.x, sink), 1.0);
+  // Elsewhere than the cached search: never decided by the bound.
+  EXPECT_FALSE(term.step_is_collision_free(boxes.x + 1e-6 * together, together));
 }
 
 }  // namespace

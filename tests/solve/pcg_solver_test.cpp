@@ -39,6 +39,7 @@ TEST(PcgSolver, ReachesTheToleranceOnAnSpdSystemAndCountsIterations) {
     // The residual the solver reports is the true one of its returned x, not the recurrence's.
     EXPECT_NEAR(solver->stats().residual, relative_residual(A, x, b), 1e-6 * tolerance);
     EXPECT_GT(solver->stats().iterations, 5);
+    EXPECT_EQ(solver->stats().capped_solves, 0);
     EXPECT_EQ(solver->stats().solves, 1);
     EXPECT_EQ(solver->stats().factorizations, 1);
   }
@@ -70,6 +71,7 @@ TEST(PcgSolver, StopsAtTheIterationCapAndReportsTheResidual) {
   VecX x;
   solver->solve(b, x);
   EXPECT_EQ(solver->stats().iterations, 7);
+  EXPECT_EQ(solver->stats().capped_solves, 1);
   EXPECT_GT(solver->stats().residual, 1e-3);
   EXPECT_NEAR(solver->stats().residual, relative_residual(A, x, b), 1e-10);
 }

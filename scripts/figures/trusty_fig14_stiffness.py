@@ -1,0 +1,326 @@
+#!/usr/bin/python3
+"""Trusty et al. (multilevel sparse bases), Fig. 14, left half: the IPC baselines on the
+first-contact step of a ball dropped on a plane, for E = 1e6 ... 1e10 Pa. The paper solves that
+step with Newton + a direct solver (IPC-direct) and with Newton + Jacobi-preconditioned CG
+(IPC-PCG) and reports Newton iterations, the average CG iterations per linear solve and the time.
+Its claim (digest 002, Fig. 14): Newton-PCG's CG iterations "explode" with E, approaching
+10,000 per solve at E = 1e10 (no other per-E numbers are given). The multilevel solver, the
+right half of the figure, does not exist in simrun yet: this script produces the two baselines.
+
+Scene: scenes/trusty_fig14_ball.json, a solid neo-Hookean ball (scenes/meshes/sphere.off,
+r = 0.1 m, TetGen "target_tets", nu = 0.4, rho = 1000, lumped mass), its surface 5 cm above the
+barrier plane y = 0, thrown down at 2 m/s under gravity, `be` at h = 0.01 s (the paper's step),
+IPC contact with d_hat = 1e-3 of the bounding-box diagonal and automatic kappa, frictionless.
+Paper vs ours: the paper's basketball is a 168k-tet hollow ball, BDF2, mu = 0.5, Newton
+tolerance 1e-3; ours is solid, a few thousand tets, BE, mu = 0 (a head-on first contact hardly
+slides), simrun's Newton tolerance 1e-6 m/s with its step-size stop (|dx|_inf <= h tol).
+Both solvers use Newton projection "always" (IPC projects every element Hessian to PSD, and CG
+needs an SPD matrix; --projection auto runs simrun's default instead) and
+reuse_factorization "never" (every Newton iteration builds its matrix afresh, as in IPC).
+pcg: relative tolerance 1e-8 (|r| <= 1e-8 |b|), at most --pcg-max-iterations per solve.
+
+Procedure, per mesh and E:
+1. First-contact step K: a chain of one-step runs, each starting from the previous one's
+   checkpoint (--checkpoint-every 1, --start-from), until stats.csv has contacts > 0 (a pair
+   closer than d_hat at the end of the step). K - 1's checkpoint is the state before contact.
+2. From that checkpoint, step K with cholmod and with pcg (--start-from, --steps K), each
+   --repeats times (median wall time; the counters are deterministic and checked to be).
+3. Same state: the largest |difference| of the kinetic, elastic, gravity and contact energies
+   (energy.csv, step K) over the largest of them; "same" below 1e-4 (the Newton tolerance allows
+   ~1e-5, see SAME_STATE).
+Also: `simrun modes` once per mesh gives the lowest elastic frequency omega_1 (it scales with
+sqrt(E)); h omega_1 says whether the step resolves the ball's slowest vibration.
+
+Columns: newton = Newton iterations of step K; CG/solve = cg_iters / solves; wall = the step's
+wall_s (stats.csv; median over repeats); a run over --timeout seconds is reported as "> T s".
+stats.csv has only the step's total cg_iters, so a pcg row whose total reaches the per-solve cap
+is marked "cap?" (a solve may have stopped there); below the cap no solve can have hit it, which
+is why the cap defaults to 100000.
+
+Must hold (exit 1 otherwise): where both solvers finish, they reach the same state; on the main
+(first) mesh PCG's CG iterations per solve grow from the smallest to the largest E of the
+paper's range (the paper's trend; it can fail).
+
+Writes OUT/trusty_fig14_stiffness.csv (one row per mesh, E, solver) and .png (CG per solve,
+Newton iterations and step time against E), prints the table.
+
+usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--quick]
+           [--runs DIR] [--repeats N] [--timeout S] [--projection always|auto] [--target-tets N,N]
+           [--pcg-max-iterations N] [--format png|pdf|svg[,...]]
+Full mode: meshes of 4757, 12632 and 39285 tets (target_tets 1000, 5000, 15000), E = 1e4, 1e5
+(below the paper's range, to show where the growth happens) and 1e6 ... 1e10, 3 repeats.
+--quick: a 1769-tet ball (target_tets 150), E = 1e6 and 1e10, 1 repeat (< 10 s).
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import plotting
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENE = os.path.join(ROOT, "scenes", "trusty_fig14_ball.json")
+SOLVERS = ["cholmod", "pcg"]
+LABELS = {"cholmod": "IPC-direct (CHOLMOD)", "pcg": "IPC-PCG (Jacobi)"}
+PAPER_RANGE = (1e6, 1e10)
+ENERGY_COLUMNS = ["kinetic", "elastic", "gravity", "contact"]
+MAX_PROBE_STEPS = 30
+# Newton stops when its step moves no coordinate by more than h tol = 1e-8 m; at first contact the
+# barrier force is ~1e3 N, so two converged solves may differ by ~1e-5 J out of ~1 J: "same"
+# means the energies agree to 1e-4 of the largest (measured: <= 1e-10 with projection always).
+SAME_STATE = 1e-4
+
+
+class Runner:
+    def __init__(self, args, work):
+        self.simrun, self.work, self.timeout = args.simrun, work, args.timeout
+        self.common = ["--set", f"/integrator/newton/projection={args.projection}",
+                       "--set", f"/solver/max_iterations={args.pcg_max_iterations}"]
+
+    def run(self, name, tets, young, extra):
+        """simrun run with the mesh size and E; returns (exit code or None on timeout, message,
+        last stats row, last energy row)."""
+        out = os.path.join(self.work, name)
+        cmd = [self.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
+               "--set", f"/objects/0/mesh/tetgen/target_tets={tets}",
+               "--set", f"/objects/0/material/E={young:g}"] + self.common + extra
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  timeout=self.timeout)
+            rc, message = proc.returncode, proc.stdout.strip()
+        except subprocess.TimeoutExpired:
+            rc, message = None, f"> {self.timeout:g} s"
+        return rc, message, last_row(os.path.join(out, "stats.csv")), last_row(os.path.join(out, "energy.csv"))
+
+    def first_contact(self, tets, young):
+        """(K, checkpoint folder of step K - 1 or None for K = 1)."""
+        previous = None
+        for step in range(1, MAX_PROBE_STEPS + 1):
+            name = f"probe_t{tets}_E{young:g}_{step}"
+            start = ["--start-from", os.path.join(self.work, previous)] if previous else []
+            rc, message, stats, _ = self.run(name, tets, young, start + ["--steps", str(step), "--checkpoint-every", "1"])
+            if rc != 0 or not stats:
+                sys.exit(f"probe step {step} (target_tets {tets}, E {young:g}) failed: {message}")
+            if float(stats["contacts"]) > 0:
+                return step, (os.path.join(self.work, previous) if previous else None)
+            previous = name
+        sys.exit(f"no contact within {MAX_PROBE_STEPS} steps (target_tets {tets}, E {young:g})")
+
+    def lowest_elastic_eigenvalue(self, tets, young):
+        """Smallest nonzero eigenvalue of K u = lambda M u at rest (omega_1^2) from simrun modes."""
+        out = os.path.join(self.work, f"modes_t{tets}")
+        cmd = [self.simrun, "modes", SCENE, "-o", out, "--quiet", "--threads", "1", "-n", "10", "--csv-only",
+               "--set", f"/objects/0/mesh/tetgen/target_tets={tets}", "--set", f"/objects/0/material/E={young:g}"]
+        subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=self.timeout)
+        with open(os.path.join(out, "modes.csv")) as f:
+            values = [float(r["eigenvalue"]) for r in csv.DictReader(f)]
+        # The six rigid modes are zero up to rounding (|lambda| ~ 1e-10 of the first elastic one).
+        return next(v for v in values if v > 1e-6 * max(values))
+
+    def tet_count(self, tets):
+        with open(os.path.join(self.work, f"probe_t{tets}_E{self.first_young:g}_1", "simrun.log")) as f:
+            for line in f:  # "/objects/0 (ball): 606 vertices, 1769 tets"
+                match = re.match(r"/objects/0 \(.*, (\d+) tets", line)
+                if match:
+                    return int(match.group(1))
+        return None
+
+
+def last_row(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return rows[-1] if rows else {}
+
+
+def measure(runner, tets, young, repeats):
+    """Step K from the pre-contact checkpoint with both solvers; one dict per solver."""
+    step, checkpoint = runner.first_contact(tets, young)
+    start = ["--start-from", checkpoint] if checkpoint else []
+    result = {}
+    for solver in SOLVERS:
+        walls, counters, rc, message, stats, energy = [], set(), 0, "", {}, {}
+        for rep in range(repeats):
+            rc, message, stats, energy = runner.run(f"step_t{tets}_E{young:g}_{solver}_{rep}", tets, young,
+                                                    start + ["--steps", str(step), "--set", f"/solver/type={solver}"])
+            if rc != 0 or not stats or int(stats["step"]) != step:
+                break
+            walls.append(float(stats["wall_s"]))
+            counters.add(tuple(int(float(stats[k])) for k in ("newton_iters", "solves", "cg_iters")))
+        ok = rc == 0 and len(walls) == repeats
+        row = {"solver": solver, "E": young, "target_tets": tets, "step": step, "rc": rc, "message": message,
+               "ok": ok, "deterministic": len(counters) <= 1}
+        if ok:
+            newton, solves, cg = counters.pop() if len(counters) == 1 else (int(stats["newton_iters"]), int(stats["solves"]), int(stats["cg_iters"]))
+            row.update(newton=newton, solves=solves, cg_iters=cg, cg_per_solve=cg / solves if solves else 0.0,
+                       factorizations=int(stats["factorizations"]), wall_s=statistics.median(walls),
+                       walls=";".join(f"{w:.4f}" for w in walls), contacts=int(float(stats["contacts"])),
+                       min_distance=float(stats["min_distance"]), residual=float(stats["residual"]), kappa=float(stats["barrier_stiffness"]),
+                       capped=solver == "pcg" and cg >= runner.pcg_cap,
+                       **{c: float(energy[c]) for c in ENERGY_COLUMNS + ["total"]})
+        result[solver] = row
+    a, b = result["cholmod"], result["pcg"]
+    diff = None
+    if a["ok"] and b["ok"]:
+        scale = max(abs(a[c]) for c in ENERGY_COLUMNS)
+        diff = max(abs(a[c] - b[c]) for c in ENERGY_COLUMNS) / scale
+    for row in result.values():
+        row["energy_rel_diff"] = diff
+    return result
+
+
+def cell(row, key, fmt):
+    if not row["ok"]:
+        return row["message"].splitlines()[-1][:40] if row["rc"] is None else f"exit {row['rc']}"
+    return format(row[key], fmt)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
+    parser.add_argument("--quick", action="store_true", help="1769-tet ball, E = 1e6 and 1e10, 1 repeat")
+    parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")
+    parser.add_argument("--repeats", type=int, help="runs per step and solver (default 3, quick 1)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="wall-clock cap per simrun run [s]")
+    parser.add_argument("--projection", choices=["always", "auto"], default="always")
+    parser.add_argument("--target-tets", type=lambda s: [int(v) for v in s.split(",")],
+                        help="TetGen target_tets per mesh, comma-separated (default 1000,5000,15000; quick 150)")
+    parser.add_argument("--pcg-max-iterations", type=int, default=100000, help="CG iterations per solve at most")
+    plotting.add_format_argument(parser)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.quick:
+        meshes, youngs, repeats = args.target_tets or [150], [1e6, 1e10], args.repeats or 1
+    else:
+        meshes, youngs = args.target_tets or [1000, 5000, 15000], [1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
+        repeats = args.repeats or 3
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.runs or tmp
+        os.makedirs(work, exist_ok=True)
+        runner = Runner(args, work)
+        runner.pcg_cap, runner.first_young = args.pcg_max_iterations, youngs[0]
+        rows, omega1 = [], {}
+        for tets in meshes:
+            omega1[tets] = (runner.lowest_elastic_eigenvalue(tets, 1e6) / 1e6) ** 0.5  # omega_1 / sqrt(E)
+            for young in youngs:
+                rows += measure(runner, tets, young, repeats).values()
+            count = runner.tet_count(tets)
+            for r in rows:
+                if r["target_tets"] == tets:
+                    r["tets"] = count
+    with open(SCENE) as f:
+        dt = json.load(f)["time"]["dt"]
+    for r in rows:
+        r["h_omega1"] = dt * omega1[r["target_tets"]] * r["E"] ** 0.5
+
+    csv_path = os.path.join(args.out, "trusty_fig14_stiffness.csv")
+    keys = ["tets", "target_tets", "E", "h_omega1", "step", "solver", "rc", "newton", "solves", "factorizations",
+            "cg_iters", "cg_per_solve", "capped", "wall_s", "walls", "contacts", "min_distance", "residual", "kappa",
+            "kinetic", "elastic", "gravity", "contact", "total", "energy_rel_diff", "deterministic"]
+    with open(csv_path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k, "")) for k in keys})
+
+    print(f"first-contact step, be, h = {dt} s, Newton projection '{args.projection}', pcg tolerance 1e-8, "
+          f"cap {args.pcg_max_iterations} CG/solve, wall = median of {repeats}")
+    print(f"{'tets':>6} {'E [Pa]':>7} {'h*w1':>7} {'K':>3} {'pairs':>5} | {'newton':>6} {'wall [s]':>9} | "
+          f"{'newton':>6} {'CG/solve':>9} {'wall [s]':>9} | {'pcg/direct':>10} {'energy diff':>11}")
+    print(f"{'':>33} | {'IPC-direct':^16} | {'IPC-PCG (Jacobi)':^26} |")
+    by_key = {}
+    for r in rows:
+        by_key.setdefault((r["target_tets"], r["E"]), {})[r["solver"]] = r
+    for (tets, young), pair in by_key.items():
+        a, b = pair["cholmod"], pair["pcg"]
+        ratio = f"{b['wall_s'] / a['wall_s']:.2f}" if a["ok"] and b["ok"] else "-"
+        diff = f"{a['energy_rel_diff']:.1e}" if a["energy_rel_diff"] is not None else "-"
+        cg = cell(b, "cg_per_solve", ".0f") + (" cap?" if b.get("capped") else "")
+        note = "" if a["deterministic"] and b["deterministic"] else "  (counters differ between repeats)"
+        pairs = a.get("contacts", b.get("contacts", "-"))
+        print(f"{a.get('tets') or '-':>6} {young:>7.0e} {a['h_omega1']:>7.3g} {a['step']:>3} {pairs:>5} | "
+              f"{cell(a, 'newton', 'd'):>6} {cell(a, 'wall_s', '.3f'):>9} | {cell(b, 'newton', 'd'):>6} "
+              f"{cg:>9} {cell(b, 'wall_s', '.3f'):>9} | {ratio:>10} {diff:>11}{note}")
+    print("paper (Trusty et al. Fig. 14, 168k-tet basketball): IPC-PCG's CG iterations per solve explode with E, "
+          "~10,000 at E = 1e10; the multilevel method 100-200 CG iterations per step")
+
+    # Claims.
+    failures = []
+    for (tets, young), pair in by_key.items():
+        d = pair["cholmod"]["energy_rel_diff"]
+        if d is not None and not d < SAME_STATE:
+            failures.append(f"{tets} / E {young:g}: cholmod and pcg end {d:.1e} apart (> {SAME_STATE:g})")
+    main_mesh = meshes[0]
+    in_range = [y for y in youngs if PAPER_RANGE[0] <= y <= PAPER_RANGE[1]]
+    lo, hi = by_key[(main_mesh, in_range[0])]["pcg"], by_key[(main_mesh, in_range[-1])]["pcg"]
+    if lo["ok"] and hi["ok"]:
+        growth = hi["cg_per_solve"] / lo["cg_per_solve"]
+        grows = growth > 1.0
+        print(f"  {'yes' if grows else 'NO '}  PCG's CG iterations per solve grow from E = {in_range[0]:g} to "
+              f"{in_range[-1]:g} ({lo['cg_per_solve']:.0f} -> {hi['cg_per_solve']:.0f}, x{growth:.2f}; "
+              f"E grew x{in_range[-1] / in_range[0]:g})")
+        if not grows:
+            failures.append("PCG's CG iterations per solve do not grow with E")
+        explode = hi["cg_per_solve"] > 10 * lo["cg_per_solve"]
+        print(f"  {'yes' if explode else 'NO '}  ... by more than 10x ('explode', ~10,000 at 1e10 in the paper)")
+    else:
+        print("  (a PCG run at an end of the paper's E range did not finish: growth not checked)")
+    for tets in meshes:
+        pcg = [by_key[(tets, y)]["pcg"] for y in youngs if by_key[(tets, y)]["pcg"]["ok"]]
+        if pcg:
+            top = max(pcg, key=lambda r: r["cg_per_solve"])
+            print(f"  {pcg[0].get('tets')} tets: CG/solve at most {top['cg_per_solve']:.0f} (E = {top['E']:g}), "
+                  f"{pcg[-1]['cg_per_solve']:.0f} at E = {pcg[-1]['E']:g}")
+    ok_pairs = [p for p in by_key.values() if p["cholmod"]["ok"] and p["pcg"]["ok"]]
+    faster = sum(p["cholmod"]["wall_s"] < p["pcg"]["wall_s"] for p in ok_pairs)
+    print(f"  IPC-direct is faster than IPC-PCG in {faster} of {len(ok_pairs)} cases")
+    for text in failures:
+        print(f"  FAILED: {text}")
+
+    plt = plotting.pyplot()
+    if plt:
+        fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+        for mi, tets in enumerate(meshes):
+            for si, solver in enumerate(SOLVERS):
+                sel = [by_key[(tets, y)][solver] for y in youngs]
+                ok = [r for r in sel if r["ok"]]
+                label = f"{LABELS[solver]}, {sel[0].get('tets')} tets"
+                style = plotting.curve_style(2 * mi + si, len(youngs), series=2 * len(meshes))
+                style["markevery"] = 1
+                xs = [r["E"] for r in ok]
+                if solver == "pcg":
+                    axes[0].plot(xs, [r["cg_per_solve"] for r in ok], color=f"C{2 * mi + si}", label=f"{sel[0].get('tets')} tets",
+                                 **style)
+                axes[1].plot(xs, [r["newton"] for r in ok], color=f"C{2 * mi + si}", label=label, **style)
+                axes[2].plot(xs, [r["wall_s"] for r in ok], color=f"C{2 * mi + si}", label=label, **style)
+        axes[0].plot([1e10], [1e4], "k*", markersize=10, label="paper: ~10,000 at $10^{10}$")
+        axes[0].axhspan(100, 200, color="0.85", label="paper, multilevel: 100-200 per step")
+        axes[0].set_ylabel("IPC-PCG: CG iterations per solve")
+        axes[1].set_ylabel("Newton iterations of the step")
+        axes[2].set_ylabel("step wall time [s]")
+        for ax in axes:
+            ax.set_xscale("log")
+            ax.set_xlabel(r"$E$ [Pa]")
+            ax.grid(True, alpha=0.3)
+        axes[0].set_yscale("log")
+        axes[2].set_yscale("log")
+        axes[0].legend(fontsize=7)
+        axes[1].legend(fontsize=7, loc="lower left")
+        fig.suptitle("Ball dropped on a plane, first-contact step (BE, $h = 0.01$ s)", fontsize=10)
+        fig.tight_layout()
+        plotting.save_figure(fig, args.out, "trusty_fig14_stiffness", args.format)
+    print(f"wrote {csv_path}")
+    if failures:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
