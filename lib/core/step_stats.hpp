@@ -47,6 +47,7 @@ enum class CounterCombine {
   X(contact_pairs_s,   kSum,  "wall seconds finding IPC contact pairs (broad phase and distances)") \
   X(contact_ccd_s,     kSum,  "wall seconds in IPC's CCD-limited feasible steps (broad phase over swept boxes and additive CCD)") \
   X(contact_assembly_s, kSum, "wall seconds evaluating the IPC barrier and friction (energies, gradients, PSD-projected Hessians, lagging)") \
+  X(kinematic_lag,     kLast, "largest distance of a moving obstacle's vertex from its scripted position at the step's end [m] (0 without)") \
   X(friction_work,     kSum,  "work of the lagged IPC friction forces over the step [J] (energy dissipated; 0 without friction)")
 // clang-format on
 

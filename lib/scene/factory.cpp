@@ -82,6 +82,38 @@ bool run_factorizes(const SceneConfig& scene) {
 
 }  // namespace
 
+namespace {
+
+/// Token mass of a kinematic vertex, relative to the objects' mean vertex mass: enough for the
+/// mass-scaled Newton residual, too little to show in energies and momenta.
+constexpr double kKinematicMassFraction = 1e-6;
+/// Tie stiffness of a kinematic vertex: this many times the heaviest object vertex's m / dt^2
+/// (its inertia stiffness in the implicit stage), so contact holds it back by F / k only.
+constexpr double kKinematicStiffnessFactor = 1e6;
+
+/// Moving mesh obstacles: gives their vertices the token mass (in objects.point_mass and
+/// nodal_mass) and returns the term that ties them to their scripted positions (null without).
+std::unique_ptr<KinematicTarget> make_kinematic_target(const SceneConfig& scene,
+                                                       MergedObjects& objects, VecX& nodal_mass,
+                                                       std::vector<std::string>& notes) {
+  if (objects.kinematic.empty()) return nullptr;
+  const Eigen::Index object_dofs = 3 * objects.vertex_offset.back();
+  const double mean = nodal_mass.head(object_dofs).mean();
+  const double heaviest = nodal_mass.head(object_dofs).maxCoeff();
+  const double token = kKinematicMassFraction * mean;
+  for (const KinematicGroup& group : objects.kinematic)
+    for (int v : group.vertices) {
+      objects.point_mass.segment<3>(3 * v).setConstant(token);
+      nodal_mass.segment<3>(3 * v).setConstant(token);
+    }
+  const double k = kKinematicStiffnessFactor * heaviest / (scene.time.dt * scene.time.dt);
+  notes.push_back("moving obstacles: kinematic vertices tied to their scripted positions by k = " +
+                  short_number(k) + " N/m (stats.csv kinematic_lag)");
+  return std::make_unique<KinematicTarget>(objects.kinematic, k);
+}
+
+}  // namespace
+
 BuiltModel build_model(const SceneConfig& scene) {
   BuiltModel built;
   // Boxes first: their counts are known before generating them (a box can ask for 2^30 tets).
@@ -118,8 +150,10 @@ BuiltModel build_model(const SceneConfig& scene) {
   built.frames = frame_data(objects);
 
   const TetElements elements = precompute_tet_elements(objects.mesh.vertices, objects.mesh.tets);
-  const VecX nodal_mass =
+  VecX nodal_mass =
       lumped_mass_per_dof(elements, objects.density, objects.num_vertices()) + objects.point_mass;
+  std::unique_ptr<KinematicTarget> kinematic =
+      make_kinematic_target(scene, objects, nodal_mass, built.notes);
   SceneTerms terms = make_energy_terms(scene, objects, elements, nodal_mass, built.frames.surface);
   built.time_dependent_loads = terms.time_dependent_loads;
   SceneObstacles obstacles = make_obstacles(scene, objects, nodal_mass);
@@ -131,6 +165,7 @@ BuiltModel build_model(const SceneConfig& scene) {
     terms.terms.push_back(std::move(barrier));
     if (friction) terms.terms.push_back(std::move(friction));
   }
+  if (kinematic) terms.terms.push_back(std::move(kinematic));
   built.projections = std::move(obstacles.projections);
 
   // Release times are compared with step start times that accumulate round-off: a millionth of

@@ -6,6 +6,7 @@
 #include "fem/tet_pattern.hpp"
 #include "mesh/tet_mesh.hpp"
 #include "model/dirichlet_motion.hpp"
+#include "model/kinematic_target.hpp"
 #include "scene/object_pieces.hpp"
 
 namespace simrun {
@@ -32,8 +33,10 @@ struct MergedObjects {
   VecX point_mass;                             ///< per DOF: particles of mass-spring objects [kg]
   EdgeList springs;
   VecX spring_stiffness;  ///< per spring [N/m]
-  /// Mesh obstacles: their vertices follow every object's (beyond vertex_offset.back()), fixed.
+  /// Mesh obstacles: their vertices follow every object's (beyond vertex_offset.back()), fixed
+  /// (a Dirichlet group) or, with a motion, kinematic (`kinematic`).
   std::vector<ObstacleSurface> obstacle_surfaces;
+  std::vector<KinematicGroup> kinematic;
 
   int num_vertices() const { return static_cast<int>(mesh.vertices.rows()); }
   int num_tets() const { return static_cast<int>(mesh.tets.rows()); }

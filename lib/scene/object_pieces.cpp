@@ -72,36 +72,6 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index, const std::st
   return mesh;
 }
 
-/// The scene's motion as the model's PrescribedMotion of the vertices at `x0` (rows).
-PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, double dt) {
-  PrescribedMotion p;
-  switch (m.kind) {
-    case MotionConfig::Kind::kFixed:
-      p.kind = PrescribedMotion::Kind::kFixed;
-      break;
-    case MotionConfig::Kind::kTranslate:
-      p.kind = PrescribedMotion::Kind::kTranslate;
-      break;
-    case MotionConfig::Kind::kShake:
-      p.kind = PrescribedMotion::Kind::kShake;
-      break;
-    case MotionConfig::Kind::kTwist:
-      p.kind = PrescribedMotion::Kind::kTwist;
-      break;
-  }
-  p.velocity = m.velocity;
-  p.direction = m.direction.normalized();
-  p.amplitude = m.amplitude;
-  p.frequency = m.frequency;
-  p.axis = m.axis.normalized();
-  p.point = m.point ? *m.point : Vec3(x0.colwise().mean().transpose());
-  p.angular_velocity = m.angular_velocity;
-  if (m.steps > 0) p.duration = m.steps * dt;
-  if (m.duration > 0.0) p.duration = m.duration;
-  p.start = m.start;
-  return p;
-}
-
 /// Per-tet E (constant, or the E_file field), nu and density, then the regions' overrides.
 void assign_material_fields(const ObjectConfig& object, size_t index, const std::string& scene_file,
                             ObjectPieces& p) {
@@ -197,6 +167,35 @@ void add_dirichlet_groups(const ObjectConfig& object, size_t index, const std::s
 }
 
 }  // namespace
+
+PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, double dt) {
+  PrescribedMotion p;
+  switch (m.kind) {
+    case MotionConfig::Kind::kFixed:
+      p.kind = PrescribedMotion::Kind::kFixed;
+      break;
+    case MotionConfig::Kind::kTranslate:
+      p.kind = PrescribedMotion::Kind::kTranslate;
+      break;
+    case MotionConfig::Kind::kShake:
+      p.kind = PrescribedMotion::Kind::kShake;
+      break;
+    case MotionConfig::Kind::kTwist:
+      p.kind = PrescribedMotion::Kind::kTwist;
+      break;
+  }
+  p.velocity = m.velocity;
+  p.direction = m.direction.normalized();
+  p.amplitude = m.amplitude;
+  p.frequency = m.frequency;
+  p.axis = m.axis.normalized();
+  p.point = m.point ? *m.point : Vec3(x0.colwise().mean().transpose());
+  p.angular_velocity = m.angular_velocity;
+  if (m.steps > 0) p.duration = m.steps * dt;
+  if (m.duration > 0.0) p.duration = m.duration;
+  p.start = m.start;
+  return p;
+}
 
 ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::string& scene_file,
                           double dt, std::vector<std::string>& notes) {

@@ -31,6 +31,10 @@ struct ObjectPieces {
 /// "/objects/<index>", the JSON pointer of an object in messages.
 inline std::string object_pointer(size_t index) { return "/objects/" + std::to_string(index); }
 
+/// The scene's motion as the model's PrescribedMotion of the vertices at `x0` (rows; a twist
+/// without a point turns about their centroid); `steps` counts in steps of dt.
+PrescribedMotion prescribed_motion(const MotionConfig& m, const MatX3& x0, double dt);
+
 /// Builds object `index` of the scene file `scene_file`; notes get its mesh size and fixes.
 /// Throws InputError naming the object's JSON pointer for problems only visible with the mesh
 /// (an empty selection, a bad E field).

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "mesh/read_surface.hpp"
 #include "mesh/transform.hpp"
+#include "scene/object_pieces.hpp"
 
 namespace simrun {
 
@@ -68,9 +69,16 @@ void append_obstacle_surfaces(const SceneConfig& scene, MergedObjects& objects,
     objects.initial_positions.bottomRows(n) = surface.vertices;
     objects.point_mass.conservativeResize(3 * (first + n));
     objects.point_mass.tail(3 * n).setZero();
-    DirichletGroup fixed;
-    for (int v = 0; v < n; ++v) fixed.vertices.push_back(first + v);
-    objects.groups.push_back(std::move(fixed));
+    std::vector<int> ids;
+    for (int v = 0; v < n; ++v) ids.push_back(first + v);
+    if (o.motion) {
+      objects.kinematic.push_back(
+          {ids, surface.vertices, prescribed_motion(*o.motion, surface.vertices, scene.time.dt)});
+    } else {
+      DirichletGroup fixed;
+      fixed.vertices = std::move(ids);
+      objects.groups.push_back(std::move(fixed));
+    }
     ObstacleSurface placed;
     placed.obstacle = static_cast<int>(k);
     placed.faces = surface.faces.array() + first;
@@ -79,7 +87,7 @@ void append_obstacle_surfaces(const SceneConfig& scene, MergedObjects& objects,
     objects.obstacle_surfaces.push_back(std::move(placed));
     notes.push_back("obstacle " + std::to_string(k) + ": " + o.file.filename().string() + ", " +
                     std::to_string(surface.num_faces()) + " triangles, " + std::to_string(n) +
-                    " fixed vertices");
+                    (o.motion ? " kinematic (moving) vertices" : " fixed vertices"));
   }
 }
 

@@ -112,6 +112,7 @@ struct ObstacleConfig {
   double radius = 0.0;          ///< sphere [m]
   std::filesystem::path file;   ///< mesh: a triangle surface (.obj, .off, .stl), absolute
   TransformConfig transform;    ///< mesh: placed like an object's mesh
+  std::optional<MotionConfig> motion;  ///< mesh: a scripted motion (kinematic obstacle)
 };
 
 /// "contact": IPC barrier contact (docs/contact.md; Trusty et al. / Li et al. 2020).

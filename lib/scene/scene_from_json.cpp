@@ -120,6 +120,7 @@ ObstacleConfig obstacle_from_json(const json& j) {
     o.kind = ObstacleConfig::Kind::kMesh;
     o.file = mesh.at("file").get<std::string>();
     o.transform = transform_from_json(mesh.at("transform"));
+    if (mesh.contains("motion")) o.motion = motion_from_json(mesh["motion"]);
   } else {
     const json& sphere = j.at("sphere");
     o.kind = ObstacleConfig::Kind::kSphere;
