@@ -54,22 +54,20 @@ usage: scripts/figures/ipc_contact.py [--simrun PATH] [--out DIR] [--quick] [--r
   impact (< 10 s in total), same checks (the stack: stands, not the 1e-4 drift).
 """
 import argparse
-import base64
 import csv
 import json
 import math
 import os
 import re
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
 
 import numpy as np
 
 import plotting
+from vtu import decode_array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
@@ -116,19 +114,7 @@ STACK_DRIFT_LIMIT = 1e-4  # of the box size, full mode, second half of the run
 DTYPES = {"Float64": "<f8", "Int64": "<i8", "Int32": "<i4", "UInt8": "u1"}
 
 
-def _decode(data, compressed):
-    if compressed:
-        blocks = struct.unpack("<Q", base64.b64decode(data[:12])[:8])[0]
-        header_chars = 4 * -(-8 * (3 + blocks) // 3)
-        sizes = struct.unpack(f"<{3 + blocks}Q", base64.b64decode(data[:header_chars]))[3:]
-        body = base64.b64decode(data[header_chars:])
-        raw, at = bytearray(), 0
-        for size in sizes:
-            raw += zlib.decompress(body[at:at + size])
-            at += size
-        return bytes(raw)
-    raw = base64.b64decode(data)
-    return raw[8:8 + struct.unpack("<Q", raw[:8])[0]]
+_decode = decode_array  # vtu.py
 
 
 def vtu_arrays(path, names):
