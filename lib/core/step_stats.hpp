@@ -26,6 +26,13 @@ enum class CounterCombine {
   X(ldlt_fallbacks,    kSum,  "factorizations that needed the indefinite fallback (LDL^T or LU)") \
   X(cg_iters,          kSum,  "conjugate-gradient iterations of the iterative linear solver (0 for direct solvers)") \
   X(cg_capped,         kSum,  "iterative solves stopped by solver.max_iterations before reaching solver.tolerance") \
+  X(ml_affine_iters,   kSum,  "multilevel solver: block-Jacobi PCG iterations in the objects' affine spaces") \
+  X(ml_sms_iters,      kSum,  "multilevel solver: block-Jacobi PCG iterations in the SMS space") \
+  X(ml_fine_iters,     kSum,  "multilevel solver: Jacobi-PCG iterations of the full-space polish") \
+  X(ml_affine_s,       kSum,  "multilevel solver: wall seconds of the affine level (preconditioner set-up excluded)") \
+  X(ml_sms_s,          kSum,  "multilevel solver: wall seconds of the SMS level (preconditioner set-up excluded)") \
+  X(ml_fine_s,         kSum,  "multilevel solver: wall seconds of the full-space polish") \
+  X(ml_setup_s,        kSum,  "multilevel solver: wall seconds building the block-Jacobi preconditioners (per Newton iteration)") \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
   X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")          \
   X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")        \

@@ -12,6 +12,7 @@
 #include "scene/memory_estimate.hpp"
 #include "scene/merged_objects.hpp"
 #include "scene/mesh_pair.hpp"
+#include "scene/multilevel_factory.hpp"
 #include "scene/object_coarsening.hpp"
 #include "scene/object_pieces.hpp"
 #include "scene/obstacle_surfaces.hpp"
@@ -72,11 +73,11 @@ std::string model_note(const MergedObjects& objects, const Model& model, size_t 
          plural(fixed, "constrained vertex", "constrained vertices");
 }
 
-/// False for runs that never factorize a matrix (explicit integrators, the pcg solver).
+/// False for runs that never factorize a matrix (explicit integrators, the iterative solvers).
 bool run_factorizes(const SceneConfig& scene) {
   static const std::vector<std::string> kExplicit = {"fe", "rk4", "symplectic_euler", "verlet"};
   const std::string& type = scene.integrator.type;
-  return scene.solver.type != "pcg" &&
+  return scene.solver.type == "cholmod" &&
          std::find(kExplicit.begin(), kExplicit.end(), type) == kExplicit.end();
 }
 
@@ -205,8 +206,11 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.newton.projection = projection == "never"  ? HessianProjection::kNever
                         : projection == "auto" ? HessianProjection::kAuto
                                                : HessianProjection::kAlways;
-  s.linear_solver = linear_solver_factory(scene.solver.type,
-                                          {scene.solver.tolerance, scene.solver.max_iterations});
+  // The multilevel solver needs the built model's meshes: build_simulation installs it; until
+  // then (and for reference runs) CHOLMOD solves.
+  s.linear_solver = linear_solver_factory(
+      scene.solver.type == "multilevel" ? std::string("cholmod") : scene.solver.type,
+      {scene.solver.tolerance, scene.solver.max_iterations});
   const std::string& reuse = scene.integrator.newton.reuse_factorization;
   s.newton.reuse_contraction = reuse == "never" ? 0.0 : scene.integrator.newton.reuse_contraction;
   s.reuse_across_steps = reuse == "across_steps";
@@ -339,6 +343,8 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     settings.eigenfit = pair->eigenfit;
   }
   const std::string& type = scene.integrator.type;
+  if (scene.solver.type == "multilevel")
+    settings.linear_solver = make_multilevel_solver_setup(scene, built, built.notes).factory;
   if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
     const int rigid = scene.integrator.modes > 0 ? settings.rigid_modes : 0;
     require(scene.integrator.modes + rigid <= built.model->num_free(),

@@ -1,6 +1,7 @@
 #pragma once
 /// Sparse symmetric linear solver interface. Only the lower triangle of A is read, so a fully
 /// stored symmetric matrix can be passed as is.
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +27,10 @@ struct LinearSolverStats {
   int iterations = 0;      ///< iterative solvers: iterations over all solves (0 for direct)
   int capped_solves = 0;   ///< iterative solvers: solves stopped by max_iterations
   double residual = 0.0;   ///< iterative solvers: relative residual of the last solve
+  /// The multilevel solver: CG iterations and wall seconds of its levels (affine, SMS, fine).
+  std::array<int, 3> level_iterations{};
+  std::array<double, 3> level_seconds{};
+  double level_setup_seconds = 0.0;  ///< the multilevel solver: building its preconditioners
   double symbolic_seconds = 0.0, factor_seconds = 0.0, solve_seconds = 0.0;
 };
 

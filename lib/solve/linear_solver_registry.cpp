@@ -1,5 +1,6 @@
 /// The linear solvers a scene can choose ("solver": {"type": ...}).
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ const std::vector<RegisteredSolver>& registry() {
       {"pcg",
        [](const IterativeSolverSettings& settings) -> LinearSolverFactory {
          return [settings] { return make_pcg_solver(settings); };
+       }},
+      // Its bases come from the scene's meshes: scene/multilevel_factory makes it.
+      {"multilevel",
+       [](const IterativeSolverSettings&) -> LinearSolverFactory {
+         return []() -> std::unique_ptr<LinearSolver> {
+           throw std::logic_error(
+               "the multilevel solver is made by the scene factory (it needs the meshes)");
+         };
        }},
   };
   return entries;

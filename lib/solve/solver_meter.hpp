@@ -18,6 +18,13 @@ class SolverMeter {
     m_stats.ldlt_fallbacks += after.ldlt_fallbacks - m_before.ldlt_fallbacks;
     m_stats.cg_iters += after.iterations - m_before.iterations;
     m_stats.cg_capped += after.capped_solves - m_before.capped_solves;
+    m_stats.ml_affine_iters += after.level_iterations[0] - m_before.level_iterations[0];
+    m_stats.ml_sms_iters += after.level_iterations[1] - m_before.level_iterations[1];
+    m_stats.ml_fine_iters += after.level_iterations[2] - m_before.level_iterations[2];
+    m_stats.ml_affine_s += after.level_seconds[0] - m_before.level_seconds[0];
+    m_stats.ml_sms_s += after.level_seconds[1] - m_before.level_seconds[1];
+    m_stats.ml_fine_s += after.level_seconds[2] - m_before.level_seconds[2];
+    m_stats.ml_setup_s += after.level_setup_seconds - m_before.level_setup_seconds;
   }
   SolverMeter(const SolverMeter&) = delete;
   SolverMeter& operator=(const SolverMeter&) = delete;

@@ -56,7 +56,7 @@ TEST(SchemaRegistry, ObstacleKindsMatchTheRegistry) {
 TEST(SchemaRegistry, ANameNotImplementedIsRejectedWithFileAndPointer) {
   test::SceneFolder dir;
   const auto file = dir.write("s.json", test::minimal_scene());
-  for (const std::string bad : {"/integrator/type=multilevel_newton", "/solver/type=multilevel"}) {
+  for (const std::string bad : {"/integrator/type=multilevel_newton", "/solver/type=amg"}) {
     const std::string message = test::input_error_of([&] { parse_scene(file, {bad}); });
     const std::string pointer = bad.substr(0, bad.find('='));
     EXPECT_NE(message.find(file.string()), std::string::npos) << message;

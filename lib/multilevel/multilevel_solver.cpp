@@ -1,0 +1,275 @@
+/// Multilevel Newton directions (see multilevel_solver.hpp).
+#include "multilevel/multilevel_solver.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/timer.hpp"
+
+namespace simrun {
+namespace {
+
+/// One subspace level: U and the pseudo-inverses of its 12x12 block-Jacobi blocks.
+class SubspaceLevel {
+ public:
+  explicit SubspaceLevel(const RowSpMat& U) : m_U(U), m_blocks(U.cols() / 12) {}
+
+  int size() const { return static_cast<int>(m_U.cols()); }
+
+  /// The assembled alternative: R = U^T H U as a dense matrix, shifted by 1e-12 of its largest
+  /// diagonal entry so that directions U cannot move (a zero column: a handle whose support is a
+  /// single vertex has no linear DOFs) stay solvable, and factorized (LLT, LDLT when H is not
+  /// positive definite). By rows i of H: T_i = sum_j H_ij U_j (a dense scratch row), then
+  /// R += U_i^T T_i, so the cost is about nnz(H) nnz(U row) + nnz(U) nnz(T row), never a
+  /// general sparse-sparse product.
+  Status assemble(const RowSpMat& H) {
+    const int size = this->size();
+    MatX reduced = MatX::Zero(size, size);
+    VecX scratch = VecX::Zero(size);
+    std::vector<char> touched(size, 0);
+    std::vector<int> columns;
+    for (int i = 0; i < H.outerSize(); ++i) {
+      if (m_U.outerIndexPtr()[i + 1] == m_U.outerIndexPtr()[i]) continue;  // U_i = 0
+      columns.clear();
+      for (RowSpMat::InnerIterator h_ij(H, i); h_ij; ++h_ij)
+        for (RowSpMat::InnerIterator u(m_U, h_ij.col()); u; ++u) {
+          if (!touched[u.col()]) touched[u.col()] = 1, columns.push_back(u.col());
+          scratch[u.col()] += h_ij.value() * u.value();
+        }
+      for (RowSpMat::InnerIterator u(m_U, i); u; ++u)
+        for (int b : columns) reduced(b, u.col()) += u.value() * scratch[b];
+      for (int b : columns) scratch[b] = 0.0, touched[b] = 0;
+    }
+    const double shift = 1e-12 * reduced.diagonal().cwiseAbs().maxCoeff();
+    reduced.diagonal().array() += shift;
+    m_llt.compute(reduced);
+    m_use_ldlt = m_llt.info() != Eigen::Success;
+    if (m_use_ldlt) {
+      m_ldlt.compute(reduced);
+      if (m_ldlt.info() != Eigen::Success) return Status::kNumericalIssue;
+    }
+    return Status::kSuccess;
+  }
+
+  /// U q with q = (U^T H U)^-1 U^T r (after assemble()).
+  VecX solve_assembled(const VecX& r) const {
+    const VecX rhs = m_U.transpose() * r;
+    const VecX q = m_use_ldlt ? VecX(m_ldlt.solve(rhs)) : VecX(m_llt.solve(rhs));
+    return m_U * q;
+  }
+
+  /// D_h = U_h^T H U_h for every handle h (digest 002 Sec. 2.3), by rows of H: each entry
+  /// H_ij adds H_ij u_i u_j^T to the blocks of the handles that rows i and j of U share. The
+  /// blocks are inverted on their range (eigenvalues below 1e-12 of the largest count as zero:
+  /// a handle whose support is too small to span its linear DOFs).
+  void build_preconditioner(const RowSpMat& H) {
+    std::vector<Mat12> D(m_blocks.size(), Mat12::Zero());
+    for (int i = 0; i < H.outerSize(); ++i) {
+      for (RowSpMat::InnerIterator h_ij(H, i); h_ij; ++h_ij) {
+        const int j = h_ij.col();
+        RowSpMat::InnerIterator a(m_U, i), b(m_U, j);
+        while (a && b) {
+          const int ha = a.col() / 12, hb = b.col() / 12;
+          if (ha < hb) {
+            ++a;
+          } else if (hb < ha) {
+            ++b;
+          } else {  // the handle's (up to) 4 entries in each row
+            RowSpMat::InnerIterator b_start = b;
+            for (; a && a.col() / 12 == ha; ++a)
+              for (b = b_start; b && b.col() / 12 == ha; ++b)
+                D[ha](a.col() % 12, b.col() % 12) += h_ij.value() * a.value() * b.value();
+          }
+        }
+      }
+    }
+    for (size_t h = 0; h < D.size(); ++h) {
+      const Eigen::SelfAdjointEigenSolver<Mat12> eigen(D[h]);
+      const Vec12 lambda = eigen.eigenvalues();
+      const double cutoff = 1e-12 * lambda.cwiseAbs().maxCoeff();
+      Vec12 inverse = Vec12::Zero();
+      for (int k = 0; k < 12; ++k)
+        if (lambda[k] > cutoff) inverse[k] = 1.0 / lambda[k];
+      m_blocks[h] = eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
+    }
+  }
+
+  /// Block-Jacobi PCG on U^T H U q = U^T r (products U^T (H (U q)), never forming U^T H U);
+  /// returns U q. Stops at the relative tolerance, the iteration cap, or at non-positive
+  /// curvature (keeping the iterate so far).
+  VecX solve(const RowSpMat& H, const VecX& r, double tolerance, int max_iterations,
+             int& iterations) const {
+    const VecX rhs = m_U.transpose() * r;
+    VecX q = VecX::Zero(rhs.size());
+    const double target = tolerance * rhs.norm();
+    iterations = 0;
+    if (rhs.norm() == 0.0) return VecX::Zero(r.size());
+    VecX residual = rhs;
+    VecX z = precondition(residual);
+    VecX p = z;
+    double rz = residual.dot(z);
+    for (; iterations < max_iterations && residual.norm() > target; ++iterations) {
+      const VecX Up = m_U * p;
+      const VecX Ap = m_U.transpose() * (H * Up);
+      const double curvature = p.dot(Ap);
+      if (!(curvature > 0.0)) break;
+      const double alpha = rz / curvature;
+      q.noalias() += alpha * p;
+      residual.noalias() -= alpha * Ap;
+      z = precondition(residual);
+      const double rz_next = residual.dot(z);
+      p = z + (rz_next / rz) * p;
+      rz = rz_next;
+    }
+    return m_U * q;
+  }
+
+ private:
+  VecX precondition(const VecX& r) const {
+    VecX z(r.size());
+    for (size_t h = 0; h < m_blocks.size(); ++h)
+      z.segment<12>(12 * h) = m_blocks[h] * r.segment<12>(12 * h);
+    return z;
+  }
+
+  const RowSpMat& m_U;
+  std::vector<Mat12> m_blocks;
+  Eigen::LLT<MatX> m_llt;
+  Eigen::LDLT<MatX> m_ldlt;
+  bool m_use_ldlt = false;
+};
+
+class MultilevelSolver final : public LinearSolver {
+ public:
+  MultilevelSolver(std::shared_ptr<const MultilevelBases> bases, MultilevelSolverSettings settings)
+      : m_bases(std::move(bases)),
+        m_settings(settings),
+        m_affine(m_bases->affine),
+        m_sms(m_bases->sms) {}
+
+  Status factorize(const SpMat& A) override { return setup(A, false); }
+  /// As the PCG baseline: a non-positive diagonal entry proves A indefinite.
+  Status factorize_positive_definite(const SpMat& A) override { return setup(A, true); }
+
+  void solve(const VecX& b, VecX& x) override {
+    if (!m_ready)
+      throw std::logic_error("MultilevelSolver::solve without a successful factorize()");
+    const Timer timer;
+    VecX d = VecX::Zero(b.size());
+    VecX r = b;
+    subspace_stage(m_affine, 0, r, d);  // Alg. 2: affine level on -g ...
+    subspace_stage(m_sms, 1, r, d);     // ... then the SMS level on what it left
+    fine_stage(r, d);                   // Alg. 1: the full-space polish
+    m_stats.iterations =
+        m_stats.level_iterations[0] + m_stats.level_iterations[1] + m_stats.level_iterations[2];
+    m_stats.residual = b.norm() > 0.0 ? r.norm() / b.norm() : 0.0;
+    ++m_stats.solves;
+    m_stats.solve_seconds += timer.seconds();
+    x = std::move(d);
+  }
+
+  void solve(const MatX& B, MatX& X) override {
+    MatX result(B.rows(), B.cols());
+    for (Eigen::Index j = 0; j < B.cols(); ++j) {
+      VecX column;
+      solve(VecX(B.col(j)), column);
+      result.col(j) = column;
+    }
+    X = std::move(result);
+  }
+
+  const LinearSolverStats& stats() const override { return m_stats; }
+  void reset_stats() override { m_stats = LinearSolverStats{}; }
+
+ private:
+  Status setup(const SpMat& A, bool require_positive) {
+    const Timer timer;
+    ++m_stats.factorizations;
+    m_ready = false;
+    if (A.rows() != m_bases->affine.rows() || A.rows() != m_bases->sms.rows())
+      throw std::logic_error("MultilevelSolver: the matrix does not match the bases' DOFs");
+    m_matrix = A.selfadjointView<Eigen::Lower>();
+    m_inverse_diagonal = m_matrix.diagonal();
+    for (Eigen::Index i = 0; i < m_inverse_diagonal.size(); ++i) {
+      const double d = m_inverse_diagonal[i];
+      if (!std::isfinite(d) || d == 0.0 || (require_positive && d < 0.0))
+        return Status::kNumericalIssue;
+      m_inverse_diagonal[i] = 1.0 / std::abs(d);
+    }
+    const Timer preconditioner_timer;
+    for (SubspaceLevel* level : {&m_affine, &m_sms}) {
+      if (level->size() == 0) continue;
+      if (m_settings.products == MultilevelSolverSettings::Products::kAssembled) {
+        if (level->assemble(m_matrix) != Status::kSuccess) return Status::kNumericalIssue;
+      } else {
+        level->build_preconditioner(m_matrix);
+      }
+    }
+    m_stats.level_setup_seconds += preconditioner_timer.seconds();
+    m_ready = true;
+    m_stats.factor_seconds += timer.seconds();
+    return Status::kSuccess;
+  }
+
+  /// d += U q with q the level's Galerkin solution for the residual r; r -= H U q.
+  void subspace_stage(const SubspaceLevel& level, int index, VecX& r, VecX& d) {
+    if (level.size() == 0) return;
+    const Timer timer;
+    int iterations = 0;
+    const VecX step = m_settings.products == MultilevelSolverSettings::Products::kAssembled
+                          ? level.solve_assembled(r)
+                          : level.solve(m_matrix, r, m_settings.subspace_tolerance,
+                                        m_settings.subspace_max_iterations, iterations);
+    d += step;
+    r.noalias() -= m_matrix * step;
+    m_stats.level_iterations[index] += iterations;
+    m_stats.level_seconds[index] += timer.seconds();
+    if (iterations >= m_settings.subspace_max_iterations) ++m_stats.capped_solves;
+  }
+
+  /// Fixed-count Jacobi-PCG from zero on H d_f = r (digest Sec. 2.4); d += d_f, r -= H d_f.
+  void fine_stage(VecX& r, VecX& d) {
+    const Timer timer;
+    VecX x = VecX::Zero(r.size());
+    VecX residual = r;
+    VecX z = m_inverse_diagonal.cwiseProduct(residual);
+    VecX p = z, Ap(r.size());
+    double rz = residual.dot(z);
+    int k = 0;
+    for (; k < m_settings.fine_iterations && rz > 0.0; ++k) {
+      Ap.noalias() = m_matrix * p;
+      const double curvature = p.dot(Ap);
+      if (!(curvature > 0.0)) break;
+      const double alpha = rz / curvature;
+      x.noalias() += alpha * p;
+      residual.noalias() -= alpha * Ap;
+      z = m_inverse_diagonal.cwiseProduct(residual);
+      const double rz_next = residual.dot(z);
+      p = z + (rz_next / rz) * p;
+      rz = rz_next;
+    }
+    d += x;
+    r = residual;
+    m_stats.level_iterations[2] += k;
+    m_stats.level_seconds[2] += timer.seconds();
+  }
+
+  std::shared_ptr<const MultilevelBases> m_bases;
+  MultilevelSolverSettings m_settings;
+  SubspaceLevel m_affine, m_sms;
+  RowSpMat m_matrix;
+  VecX m_inverse_diagonal;
+  bool m_ready = false;
+  LinearSolverStats m_stats;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_multilevel_solver(std::shared_ptr<const MultilevelBases> bases,
+                                                     MultilevelSolverSettings settings) {
+  return std::make_unique<MultilevelSolver>(std::move(bases), settings);
+}
+
+}  // namespace simrun

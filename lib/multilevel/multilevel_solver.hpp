@@ -1,0 +1,41 @@
+#pragma once
+/// The multilevel inexact-Newton direction of Trusty et al. (digest 002 sections 2.2-2.4,
+/// Algs. 1-2 with the sign fix): per Newton system H d = b (b = -g), an affine-level PCG solve,
+/// an SMS-level PCG solve on the residual it leaves, and a fixed-count Jacobi-PCG polish of the
+/// full space on what remains; d = d_affine + d_sms + d_fine goes to Newton's CCD-filtered line
+/// search. A LinearSolver, so every Newton of simrun can use it.
+#include <memory>
+
+#include "multilevel/subspace_basis.hpp"
+#include "solve/linear_solver.hpp"
+
+namespace simrun {
+
+/// The two subspaces, in the free DOFs of the model.
+struct MultilevelBases {
+  RowSpMat affine;  ///< U_a: 12 columns per object
+  RowSpMat sms;     ///< U_s: 12 columns per handle
+};
+
+struct MultilevelSolverSettings {
+  double subspace_tolerance = 1e-4;  ///< relative residual of the affine and SMS PCG solves
+  int subspace_max_iterations = 1000;
+  int fine_iterations = 20;  ///< Jacobi-PCG iterations of the full-space polish (0: none)
+  /// How the subspace systems are solved. kMatrixFree: the paper's block-Jacobi PCG with
+  /// products U^T (H (U q)). kAssembled: U^T H U formed once per Newton iteration (sparse, 12x12
+  /// blocks coupling handles with overlapping support) and solved by CHOLMOD, the digest's
+  /// few-core alternative (Sec. 2.3 [REC]); exact subspace solves, no subspace CG iterations.
+  enum class Products { kMatrixFree, kAssembled } products = Products::kMatrixFree;
+};
+
+/// solve(b) returns the multilevel direction, not A^{-1} b: the subspace solves are Galerkin
+/// (U^T H U q = U^T r, matrix-free products U^T (H (U q)), 12x12 block-Jacobi preconditioners
+/// D_h = U_h^T H U_h inverted on their range), the polish is a fixed number of CG iterations.
+/// On a symmetric positive definite H every stage lowers the quadratic model
+/// d^T H d / 2 - b^T d, so d is a descent direction; a stage that meets non-positive curvature
+/// stops with what it has. stats(): `iterations` sums all levels, `level_iterations` and
+/// `level_seconds` split them (affine, SMS, fine).
+std::unique_ptr<LinearSolver> make_multilevel_solver(std::shared_ptr<const MultilevelBases> bases,
+                                                     MultilevelSolverSettings settings = {});
+
+}  // namespace simrun

@@ -1,0 +1,26 @@
+#pragma once
+/// Scalar (one value per vertex) P1 operators on a tet mesh, shared by the heat-method geodesics
+/// of the partitioning and the biharmonic weights of the SMS basis (Trusty et al., digest 002
+/// sections 3.3 and 4.1).
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace simrun {
+
+/// The weighted Laplacian L_w = sum_e V_e w_e G_e^T G_e (n x n, symmetric positive
+/// semi-definite, constants in its null space), with G_e the 3x4 P1 gradient operator of tet e
+/// at the rest positions. Fully stored (both triangles).
+SpMat weighted_laplacian(const MatX3& rest, const MatX4i& tets, const VecX& element_weight);
+
+/// The lumped volume per vertex: sum over incident tets of V_e / 4 (unweighted, > 0 for every
+/// vertex of some tet).
+VecX lumped_vertex_volume(const MatX3& rest, const MatX4i& tets);
+
+/// Rest volume of each tet (positive for a positively oriented tet).
+VecX tet_volumes(const MatX3& rest, const MatX4i& tets);
+
+/// Tets sharing a face (triangle) with each tet: adjacency[e] lists the neighbours of e.
+std::vector<std::vector<int>> face_adjacent_tets(const MatX4i& tets);
+
+}  // namespace simrun

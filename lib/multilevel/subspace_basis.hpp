@@ -1,0 +1,32 @@
+#pragma once
+/// Linear-blend-skinning bases of the multilevel solver (Trusty et al., digest 002 sections
+/// 3.1-3.2): increments d = U q with 12 affine DOFs per handle.
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace simrun {
+
+/// U (num_free x 12 h) of Eqs. 7 and 10, one row per free DOF: vertex v's coordinate c gets,
+/// for each handle with phi_h(v) != 0, the four entries
+///   U(row, 12 h + 4 c + {0, 1, 2, 3}) = phi_h(v) [1, dx / l_h, dy / l_h, dz / l_h],
+/// with (dx, dy, dz) = rest(v) - origin(h) and l_h = length[h] scaling the linear DOFs to the
+/// units of the translation (pitfall 30). `full_to_free[3 v + c]` is the free DOF or -1 (fixed
+/// rows are left out: the bases never move constrained DOFs). Row-major, so U q runs by rows.
+using RowSpMat = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+RowSpMat lbs_basis(const MatX3& rest, const SpMat& phi, const MatX3& origin, const VecX& length,
+                   const std::vector<int>& full_to_free, int num_free);
+
+/// One affine handle per object (Sec. 3.2): phi = 1 - phi_DBC on the object's vertices
+/// (`object_of_vertex[v]`, -1 for none), the origin at the object's centre of mass (`mass` per
+/// vertex), the linear DOFs scaled by the object's RMS radius about it.
+struct AffineHandles {
+  SpMat phi;  ///< n_vertices x n_objects
+  MatX3 origin;
+  VecX length;
+};
+AffineHandles affine_handles(const MatX3& rest, const VecX& mass,
+                             const std::vector<int>& object_of_vertex, int num_objects,
+                             const VecX& dirichlet_weight);
+
+}  // namespace simrun

@@ -1,0 +1,83 @@
+/// The multilevel solver's scene binding (see multilevel_factory.hpp).
+#include "scene/multilevel_factory.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "multilevel/scalar_operators.hpp"
+
+namespace simrun {
+
+namespace {
+
+/// The integrators whose steps are Newton minimizations of the incremental potential the
+/// multilevel directions are made for (Trusty et al. use implicit Euler and BDF2).
+const std::vector<std::string>& multilevel_integrators() {
+  static const std::vector<std::string> names = {"be", "bdf2"};
+  return names;
+}
+
+MultilevelInput multilevel_input(const BuiltModel& built) {
+  const FrameData& frames = built.frames;
+  const Model& model = *built.model;
+  MultilevelInput in;
+  in.rest = frames.mesh.vertices;
+  in.tets = frames.mesh.tets;
+  in.youngs = frames.youngs;
+  in.material = frames.material_region;
+  const int num_tets = frames.mesh.num_tets();
+  // Objects own contiguous tet ranges (merge order).
+  in.tet_offset.push_back(0);
+  for (int e = 1; e <= num_tets; ++e)
+    if (e == num_tets || frames.object[e] != frames.object[e - 1]) in.tet_offset.push_back(e);
+  const int n = frames.mesh.num_vertices();
+  in.full_to_free.resize(3 * static_cast<size_t>(n));
+  in.fixed.assign(n, false);
+  for (int i = 0; i < 3 * n; ++i) in.full_to_free[i] = model.dofs().free_index(i);
+  for (int v = 0; v < n; ++v) in.fixed[v] = in.full_to_free[3 * v] < 0;
+  in.num_free = model.num_free();
+  in.vertex_mass = VecX::Zero(n);
+  const VecX volume = tet_volumes(in.rest, in.tets);
+  for (int e = 0; e < num_tets; ++e) {
+    const double density = frames.density.size() ? frames.density[e] : 1.0;
+    for (int a = 0; a < 4; ++a) in.vertex_mass[in.tets(e, a)] += density * volume[e] / 4.0;
+  }
+  return in;
+}
+
+}  // namespace
+
+MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
+                                                   const BuiltModel& built,
+                                                   std::vector<std::string>& notes) {
+  const std::string where = scene.source.string() + ": /solver/type: multilevel";
+  const auto& allowed = multilevel_integrators();
+  require(std::find(allowed.begin(), allowed.end(), scene.integrator.type) != allowed.end(),
+          where +
+              " makes Newton directions for the incremental potentials of 'be' and 'bdf2'; "
+              "the integrator is '" +
+              scene.integrator.type + "' (use cholmod or pcg with it)");
+  require(!built.schedule || !built.schedule->has_releases(),
+          where +
+              " builds its bases for one set of free DOFs; this scene releases Dirichlet "
+              "vertices during the run (use cholmod or pcg)");
+  require(built.frames.mesh.num_tets() > 0, where + " needs tet meshes (the scene has none)");
+  MultilevelSetupSettings settings;
+  settings.partitions = scene.solver.partitions;
+  settings.jump_penalty = scene.solver.jump_penalty;
+  settings.seed = static_cast<std::uint64_t>(scene.solver.seed);
+  settings.dirichlet_aware = scene.solver.dirichlet_aware;
+  auto precompute = std::make_shared<const MultilevelPrecompute>(
+      build_multilevel(multilevel_input(built), settings));
+  notes.push_back(precompute->summary());
+
+  MultilevelSolverSettings solver;
+  solver.fine_iterations = scene.solver.fine_iterations;
+  if (scene.solver.assembled_subspace)
+    solver.products = MultilevelSolverSettings::Products::kAssembled;
+  solver.subspace_tolerance = scene.solver.subspace_tolerance;
+  std::shared_ptr<const MultilevelBases> bases = precompute->bases;
+  return {[bases, solver] { return make_multilevel_solver(bases, solver); }, precompute};
+}
+
+}  // namespace simrun

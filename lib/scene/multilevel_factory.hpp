@@ -1,0 +1,26 @@
+#pragma once
+/// "solver": {"type": "multilevel"}: the multilevel precomputation on a built model and the
+/// linear solver factory that hands its bases to every Newton solve (docs/multilevel.md).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "multilevel/multilevel_setup.hpp"
+#include "scene/factory.hpp"
+
+namespace simrun {
+
+struct MultilevelSolverSetup {
+  LinearSolverFactory factory;
+  std::shared_ptr<const MultilevelPrecompute> precompute;
+};
+
+/// Checks that the scene can use the multilevel solver (an integrator minimizing an incremental
+/// potential: be or bdf2; no Dirichlet releases, which change the free DOFs), partitions the
+/// objects, builds the bases and returns the factory. Throws InputError naming /solver/type.
+/// Adds the precomputation's summary to `notes`.
+MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
+                                                   const BuiltModel& built,
+                                                   std::vector<std::string>& notes);
+
+}  // namespace simrun

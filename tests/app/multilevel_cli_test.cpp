@@ -1,0 +1,113 @@
+// "solver": {"type": "multilevel"} (Trusty et al.; docs/multilevel.md): the multilevel Newton
+// directions reach the same contact steps as CHOLMOD (Newton converges to the same tolerance),
+// stats.csv splits the work by level, and scenes it cannot serve are refused by pointer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/cli.hpp"
+#include "app/contact_scenes.hpp"
+
+namespace {
+
+using cli::Result;
+using cli::TempDir;
+using nlohmann::json;
+
+/// The drop and pair scenes with 4x4x4-cell boxes (384 tets each), so that 4 partitions per
+/// box leave every partition neighbours.
+json refined(json scene) {
+  for (auto& object : scene["objects"]) object["mesh"]["box"]["cells"] = {4, 4, 4};
+  scene["time"]["steps"] = 25;
+  scene["integrator"]["newton"]["max_iterations"] = 100;  // contact steps need more than 20
+  return scene;
+}
+
+void expect_same_energies(const std::filesystem::path& a, const std::filesystem::path& b,
+                          const std::vector<const char*>& columns, double relative) {
+  for (const char* column : columns) {
+    const auto x = cli::column(a / "energy.csv", column);
+    const auto y = cli::column(b / "energy.csv", column);
+    ASSERT_EQ(x.size(), y.size()) << column;
+    double scale = 0.0;
+    for (double v : x) scale = std::max(scale, std::abs(v));
+    for (size_t k = 0; k < x.size(); ++k)
+      EXPECT_NEAR(x[k], y[k], relative * scale) << column << " row " << k << " of " << b;
+  }
+}
+
+TEST(MultilevelCli, TakesTheSameContactStepsAsCholmodWithBothSubspaceSolves) {
+  TempDir tmp;
+  for (const char* integrator : {"be", "bdf2"}) {
+    json scene = refined(cli::contact_drop_scene(integrator));
+    scene["contact"]["friction"] = 0.3;
+    scene["objects"][0]["initial"]["velocity"] = {0.5, -1, 0};
+    const auto file = tmp.write(std::string(integrator) + ".json", scene);
+    const std::string base = integrator;
+    const Result direct =
+        cli::run({"run", file.string(), "-o", (tmp / (base + "_direct")).string(), "--quiet"});
+    ASSERT_EQ(direct.code, 0) << direct.describe();
+    for (const char* products : {"matrix_free", "assembled"}) {
+      const auto out = tmp / (base + "_" + products);
+      const Result r =
+          cli::run({"run", file.string(), "-o", out.string(), "--set",
+                    "/solver/type=\"multilevel\"", "--set", "/solver/partitions=4", "--set",
+                    std::string("/solver/subspace_products=\"") + products + "\""});
+      ASSERT_EQ(r.code, 0) << r.describe();
+      EXPECT_NE(r.err.find("multilevel: "), std::string::npos) << r.err;
+      expect_same_energies(tmp / (base + "_direct"), out, {"kinetic", "elastic", "py", "contact"},
+                           1e-5);
+      const auto fine = cli::column(out / "stats.csv", "ml_fine_iters");
+      const auto sms = cli::column(out / "stats.csv", "ml_sms_iters");
+      const auto newton = cli::column(out / "stats.csv", "newton_iters");
+      double fine_total = 0.0, sms_total = 0.0;
+      for (size_t k = 0; k < fine.size(); ++k) {
+        fine_total += fine[k];
+        sms_total += sms[k];
+        EXPECT_LE(fine[k], 20.0 * newton[k]) << "step " << k + 1;  // the fixed polish count
+      }
+      EXPECT_GT(fine_total, 0.0);
+      if (std::string(products) == "matrix_free")
+        EXPECT_GT(sms_total, 0.0);
+      else
+        EXPECT_EQ(sms_total, 0.0);  // exact subspace solves: no CG
+    }
+  }
+}
+
+TEST(MultilevelCli, ServesSeveralObjectsEachWithItsOwnHandles) {
+  TempDir tmp;
+  const auto file = tmp.write("pair.json", refined(cli::contact_pair_scene()));
+  ASSERT_EQ(cli::run({"run", file.string(), "-o", (tmp / "direct").string(), "--quiet"}).code, 0);
+  const Result r = cli::run({"run", file.string(), "-o", (tmp / "ml").string(), "--set",
+                             "/solver/type=\"multilevel\"", "--set", "/solver/partitions=6"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  EXPECT_NE(r.err.find("over 2 objects"), std::string::npos) << r.err;
+  expect_same_energies(tmp / "direct", tmp / "ml", {"kinetic", "elastic", "contact"}, 1e-5);
+}
+
+TEST(MultilevelCli, RefusesScenesItCannotServeNamingThePointer) {
+  TempDir tmp;
+  json explicit_scene = refined(cli::contact_drop_scene("si"));
+  explicit_scene.erase("contact");  // contact would refuse si first
+  explicit_scene["solver"]["type"] = "multilevel";
+  json release = refined(cli::contact_drop_scene("be"));
+  release["solver"]["type"] = "multilevel";
+  release["objects"][0]["dirichlet"] =
+      json::parse(R"([{ "select": { "vertices": [0, 1] }, "release_step": 5 }])");
+  const std::vector<std::pair<json, std::string>> cases = {
+      {explicit_scene, "'be' and 'bdf2'"},
+      {release, "releases Dirichlet"},
+  };
+  for (const auto& [scene, expected] : cases) {
+    const auto file = tmp.write("bad.json", scene);
+    const Result r = cli::run({"run", file.string(), "-o", (tmp / "out").string(), "--force"});
+    EXPECT_EQ(r.code, 1) << r.describe();
+    EXPECT_NE(r.err.find("/solver/type"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
