@@ -125,6 +125,7 @@ void pull_into_collision_free_region(const Model& model, const VecX& start, VecX
 NewtonSettings stage_newton_settings(const NewtonSettings& settings, double tau) {
   NewtonSettings s = settings;
   if (s.step_tolerance == 0.0) s.step_tolerance = tau * s.tolerance;
+  s.direction_tolerance *= tau;  // a velocity [m/s] -> a position increment
   return s;
 }
 

@@ -161,6 +161,7 @@ class MultilevelSolver final : public LinearSolver {
     VecX r = b;
     subspace_stage(m_affine, 0, r, d);  // Alg. 2: affine level on -g ...
     subspace_stage(m_sms, 1, r, d);     // ... then the SMS level on what it left
+    m_subspace_direction = d;           // d_s, for the paper's stopping rule
     fine_stage(r, d);                   // Alg. 1: the full-space polish
     m_stats.iterations =
         m_stats.level_iterations[0] + m_stats.level_iterations[1] + m_stats.level_iterations[2];
@@ -182,6 +183,9 @@ class MultilevelSolver final : public LinearSolver {
 
   const LinearSolverStats& stats() const override { return m_stats; }
   void reset_stats() override { m_stats = LinearSolverStats{}; }
+  const VecX* subspace_direction() const override {
+    return m_subspace_direction.size() ? &m_subspace_direction : nullptr;
+  }
 
  private:
   Status setup(const SpMat& A, bool require_positive) {
@@ -263,6 +267,7 @@ class MultilevelSolver final : public LinearSolver {
   VecX m_inverse_diagonal;
   bool m_ready = false;
   LinearSolverStats m_stats;
+  VecX m_subspace_direction;
 };
 
 }  // namespace

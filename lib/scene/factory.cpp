@@ -213,6 +213,12 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
       {scene.solver.tolerance, scene.solver.max_iterations});
   const std::string& reuse = scene.integrator.newton.reuse_factorization;
   s.newton.reuse_contraction = reuse == "never" ? 0.0 : scene.integrator.newton.reuse_contraction;
+  s.newton.direction_tolerance = scene.integrator.newton.direction_tolerance;
+  const std::string& norm = scene.integrator.newton.direction_norm;
+  s.newton.direction_norm = norm == "inf" ? NewtonSettings::DirectionNorm::kInf
+                            : norm == "l2_over_sqrtV"
+                                ? NewtonSettings::DirectionNorm::kL2OverSqrtCount
+                                : NewtonSettings::DirectionNorm::kL2OverCount;
   s.reuse_across_steps = reuse == "across_steps";
   s.extrapolate_guess = scene.integrator.predictor == "acceleration";
   s.newmark_beta = scene.integrator.newmark_beta;
@@ -343,8 +349,12 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     settings.eigenfit = pair->eigenfit;
   }
   const std::string& type = scene.integrator.type;
-  if (scene.solver.type == "multilevel")
-    settings.linear_solver = make_multilevel_solver_setup(scene, built, built.notes).factory;
+  if (scene.solver.type == "multilevel") {
+    MultilevelSolverSetup multilevel = make_multilevel_solver_setup(scene, built, built.notes);
+    settings.linear_solver = multilevel.factory;
+    add_multilevel_fields(*multilevel.precompute, built.frames);
+  }
+  settings.newton.direction_count = std::max(1, built.model->num_free() / 3);  // |V|
   if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
     const int rigid = scene.integrator.modes > 0 ? settings.rigid_modes : 0;
     require(scene.integrator.modes + rigid <= built.model->num_free(),

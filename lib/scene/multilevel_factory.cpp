@@ -80,4 +80,20 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   return {[bases, solver] { return make_multilevel_solver(bases, solver); }, precompute};
 }
 
+void add_multilevel_fields(const MultilevelPrecompute& precompute, FrameData& frames) {
+  const int n = frames.mesh.num_vertices();
+  frames.extra_cell_ints.emplace_back("partition", precompute.element_label);
+  VecX origin = VecX::Constant(n, -1.0), count = VecX::Zero(n), weight_max = VecX::Zero(n);
+  for (size_t h = 0; h < precompute.origin_vertex.size(); ++h)
+    if (precompute.origin_vertex[h] >= 0) origin[precompute.origin_vertex[h]] = double(h);
+  for (int h = 0; h < precompute.phi.outerSize(); ++h)
+    for (SpMat::InnerIterator it(precompute.phi, h); it; ++it) {
+      count[it.row()] += 1.0;
+      weight_max[it.row()] = std::max(weight_max[it.row()], it.value());
+    }
+  frames.extra_point_scalars.emplace_back("handle_origin", origin);
+  frames.extra_point_scalars.emplace_back("handle_count", count);
+  frames.extra_point_scalars.emplace_back("weight_max", weight_max);
+}
+
 }  // namespace simrun

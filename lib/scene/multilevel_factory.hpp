@@ -23,4 +23,10 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                                                    const BuiltModel& built,
                                                    std::vector<std::string>& notes);
 
+/// The precomputation as static frame fields (docs/multilevel.md): cell data "partition" (the
+/// SMS handle of each tet), point data "handle_origin" (the handle's index at its origin vertex,
+/// -1 elsewhere), "handle_count" (handles whose weight is non-zero at the vertex) and
+/// "weight_max" (the largest weight there).
+void add_multilevel_fields(const MultilevelPrecompute& precompute, FrameData& frames);
+
 }  // namespace simrun

@@ -203,6 +203,8 @@ struct NewtonConfig {
   std::string projection = "auto";  ///< "always" | "never" | "auto" (solve/newton.hpp)
   std::string reuse_factorization = "within_step";  ///< "never" | "within_step" | "across_steps"
   double reuse_contraction = 0.25;                  ///< NewtonSettings::reuse_contraction
+  double direction_tolerance = 0.0;                 ///< [m/s], Trusty et al.'s stop (0 = off)
+  std::string direction_norm = "l2_over_V";         ///< l2_over_V | l2_over_sqrtV | inf
 };
 
 struct IntegratorConfig {

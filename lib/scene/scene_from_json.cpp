@@ -282,6 +282,8 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.newton.projection = newton.at("projection").get<std::string>();
   c.integrator.newton.reuse_factorization = newton.at("reuse_factorization").get<std::string>();
   c.integrator.newton.reuse_contraction = newton.at("reuse_contraction").get<double>();
+  c.integrator.newton.direction_tolerance = newton.at("direction_tolerance").get<double>();
+  c.integrator.newton.direction_norm = newton.at("direction_norm").get<std::string>();
   c.solver.type = j.at("solver").at("type").get<std::string>();
   c.solver.tolerance = j.at("solver").at("tolerance").get<double>();
   c.solver.max_iterations = j.at("solver").at("max_iterations").get<int>();

@@ -125,6 +125,15 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
     m_object = frames.object;
     m_cell_fields.cell_ints.push_back({"object", &m_object});
   }
+  m_extra_cell_ints.reserve(frames.extra_cell_ints.size());  // pointers into it stay valid
+  for (const auto& [name, values] : frames.extra_cell_ints) {
+    if (values.size() != tets) continue;
+    m_extra_cell_ints.push_back(padded(values, tets, lines));
+    m_cell_fields.cell_ints.push_back({name, &m_extra_cell_ints.back()});
+  }
+  for (const auto& [name, values] : frames.extra_point_scalars)
+    if (values.size() == frames.mesh.num_vertices())
+      m_cell_fields.point_scalars.push_back({name, &values});
   if (lines > 0) m_cell_fields.lines = &frames.mesh.edges;
   m_cell_fields.zlib = m_format.zlib;
 }

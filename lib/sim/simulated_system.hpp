@@ -33,6 +33,10 @@ struct FrameData {
     MatX3i faces;  ///< over `vertices`
   };
   std::vector<Obstacle> obstacles;
+  /// Static per-tet integer fields written as cell data (the multilevel solver's "partition").
+  std::vector<std::pair<std::string, std::vector<int>>> extra_cell_ints;
+  /// Static per-vertex fields written as point data (the multilevel solver's handle weights).
+  std::vector<std::pair<std::string, VecX>> extra_point_scalars;
 };
 
 class SimulatedSystem {

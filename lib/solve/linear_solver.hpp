@@ -62,6 +62,10 @@ class LinearSolver : public InverseOperator {
   void solve(const MatX& B, MatX& X) override = 0;
   virtual const LinearSolverStats& stats() const = 0;
   virtual void reset_stats() = 0;
+  /// Solvers that build their answer in a subspace first (the multilevel solver): that part of
+  /// the last solve's answer (d_s of Trusty et al., Alg. 1), for Newton's direction stop; null
+  /// for the others.
+  virtual const VecX* subspace_direction() const { return nullptr; }
 };
 
 /// Makes the linear solvers an integrator or eigensolver owns (scene "solver").

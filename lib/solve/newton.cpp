@@ -237,7 +237,27 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
     }
     objective.end_line_search(x);
     objective.on_iterate(x);
+    if (settings.direction_tolerance > 0.0 && newton_direction) {
+      const VecX* subspace = solver.subspace_direction();
+      if (direction_norm(subspace ? *subspace : dx, settings.direction_norm,
+                         settings.direction_count) <= settings.direction_tolerance) {
+        stats.status = Status::kSuccess;
+        return stats;
+      }
+    }
   }
+}
+
+double direction_norm(const VecX& d, NewtonSettings::DirectionNorm norm, int count) {
+  switch (norm) {
+    case NewtonSettings::DirectionNorm::kL2OverCount:
+      return d.norm() / std::max(count, 1);
+    case NewtonSettings::DirectionNorm::kL2OverSqrtCount:
+      return d.norm() / std::sqrt(static_cast<double>(std::max(count, 1)));
+    case NewtonSettings::DirectionNorm::kInf:
+      return d.size() ? d.lpNorm<Eigen::Infinity>() : 0.0;
+  }
+  return d.norm();
 }
 
 NewtonStats newton_minimize(NewtonObjective& objective, VecX& x, LinearSolver& solver,

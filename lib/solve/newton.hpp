@@ -72,7 +72,21 @@ struct NewtonSettings {
   /// residual, so they end), but at most 4 max_iterations iterations run in all; a kept
   /// factorization whose direction the line search rejects is replaced by a fresh one.
   double reuse_contraction = 0.0;
+  /// Trusty et al.'s stop (digest 002 Sec. 2.2, 0 disables): after a step along dx is taken,
+  /// converged when |d| <= direction_tolerance, with d the solver's subspace direction
+  /// (LinearSolver::subspace_direction(), the multilevel solver's d_s) or dx for solvers without
+  /// one, and |.| the direction_norm below over direction_count (|V|).
+  double direction_tolerance = 0.0;
+  enum class DirectionNorm {
+    kL2OverCount,      ///< |d|_2 / |V| (the paper as printed)
+    kL2OverSqrtCount,  ///< |d|_2 / sqrt(|V|) (an RMS per vertex, mesh-size independent)
+    kInf,              ///< max |d_i| (IPC's own rule)
+  } direction_norm = DirectionNorm::kL2OverCount;
+  int direction_count = 1;
 };
+
+/// The norm of `d` that NewtonSettings::direction_norm names.
+double direction_norm(const VecX& d, NewtonSettings::DirectionNorm norm, int count);
 
 struct NewtonStats {
   Status status = Status::kSuccess;
