@@ -67,25 +67,74 @@ VecX handle_lengths(const MatX3& rest, const SpMat& phi, const MatX3& origin) {
   return length;
 }
 
+/// Per partition, BFS over the edges of its own tets from its origin; the mean of the largest
+/// hop counts (partitions without an origin are skipped).
+double partition_hop_radius(const MatX4i& tets, int num_vertices, const std::vector<int>& label,
+                            const std::vector<int>& origin) {
+  const int handles = static_cast<int>(origin.size());
+  std::vector<std::vector<int>> tets_of(handles);
+  for (int e = 0; e < tets.rows(); ++e)
+    if (label[e] >= 0) tets_of[label[e]].push_back(e);
+  std::vector<int> hops(num_vertices, -1);
+  std::vector<std::vector<int>> neighbours(num_vertices);
+  double sum = 0.0;
+  int counted = 0;
+  for (int h = 0; h < handles; ++h) {
+    if (origin[h] < 0) continue;
+    std::vector<int> touched;
+    for (int e : tets_of[h])
+      for (int a = 0; a < 4; ++a) {
+        const int v = tets(e, a);
+        if (neighbours[v].empty()) touched.push_back(v);
+        for (int b = 0; b < 4; ++b)
+          if (b != a) neighbours[v].push_back(tets(e, b));
+      }
+    std::vector<int> queue = {origin[h]};
+    hops[origin[h]] = 0;
+    int radius = 0;
+    for (size_t k = 0; k < queue.size(); ++k) {
+      const int v = queue[k];
+      radius = std::max(radius, hops[v]);
+      for (int w : neighbours[v])
+        if (hops[w] < 0) hops[w] = hops[v] + 1, queue.push_back(w);
+    }
+    for (int v : queue) hops[v] = -1;
+    for (int v : touched) neighbours[v].clear();
+    sum += radius;
+    ++counted;
+  }
+  return counted ? sum / counted : 0.0;
+}
+
 }  // namespace
+
+int automatic_fine_iterations(const MultilevelPrecompute& precompute) {
+  return std::abs(precompute.mean_hop_radius - 20.0) <= std::abs(precompute.mean_hop_radius - 40.0)
+             ? 20
+             : 40;
+}
 
 std::string MultilevelPrecompute::summary() const {
   char line[256];
-  std::snprintf(line, sizeof line,
-                "multilevel: %d SMS handles (|U| = %d DOFs) over %d object%s, partition %.2f s, "
-                "bases %.2f s%s",
-                handles, 12 * handles, objects, objects == 1 ? "" : "s", partition_seconds,
-                basis_seconds,
-                zero_sum_vertices > 0 ? (", " + std::to_string(zero_sum_vertices) +
-                                         " vertices outside every clipped "
-                                         "weight given to their partition")
-                                            .c_str()
-                                      : "");
+  std::snprintf(
+      line, sizeof line,
+      "multilevel: %d SMS handles (|U| = %d DOFs) over %d object%s, partition %.2f s, "
+      "bases %.2f s%s%s",
+      handles, 12 * handles, objects, objects == 1 ? "" : "s", partition_seconds, basis_seconds,
+      clamped_partitions > 0 ? (", " + std::to_string(clamped_partitions) +
+                                " partitions fewer than asked (an object has fewer vertices)")
+                                   .c_str()
+                             : "",
+      zero_sum_vertices > 0 ? (", " + std::to_string(zero_sum_vertices) +
+                               " vertices outside every clipped "
+                               "weight given to their partition")
+                                  .c_str()
+                            : "");
   return line;
 }
 
-MultilevelPrecompute build_multilevel(const MultilevelInput& in,
-                                      const MultilevelSetupSettings& settings) {
+MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& in,
+                                                const MultilevelSetupSettings& settings) {
   MultilevelPrecompute result;
   const int n = static_cast<int>(in.rest.rows());
   const int num_objects = static_cast<int>(in.tet_offset.size()) - 1;
@@ -104,9 +153,12 @@ MultilevelPrecompute build_multilevel(const MultilevelInput& in,
 
     Timer timer;
     PartitionSettings partition;
-    partition.clusters = std::clamp(
-        static_cast<int>(std::lround(settings.partitions * double(end - first) / total_tets)), 1,
-        end - first);
+    // At most one partition per vertex (and per tet): more handles than that cannot be told
+    // apart (the summary reports the cut).
+    const int wanted = std::max(
+        1, static_cast<int>(std::lround(settings.partitions * double(end - first) / total_tets)));
+    partition.clusters = std::min({wanted, end - first, int(mesh.global_vertex.size())});
+    result.clamped_partitions += wanted - partition.clusters;
     partition.jump_penalty = settings.jump_penalty;
     partition.seed = settings.seed;
     const MeshPartition parts =
@@ -133,9 +185,17 @@ MultilevelPrecompute build_multilevel(const MultilevelInput& in,
     result.handles += parts.count();
   }
 
-  const Timer basis_timer;
   result.phi.resize(n, result.handles);
   result.phi.setFromTriplets(phi_entries.begin(), phi_entries.end());
+  result.dirichlet_weight = std::move(dirichlet_weight);
+  result.object_of_vertex = std::move(object_of_vertex);
+  return result;
+}
+
+void assemble_multilevel_bases(const MultilevelInput& in, MultilevelPrecompute& result) {
+  const Timer basis_timer;
+  result.mean_hop_radius = partition_hop_radius(in.tets, static_cast<int>(in.rest.rows()),
+                                                result.element_label, result.origin_vertex);
   MatX3 origin = MatX3::Zero(result.handles, 3);
   for (int h = 0; h < result.handles; ++h)
     if (result.origin_vertex[h] >= 0) origin.row(h) = in.rest.row(result.origin_vertex[h]);
@@ -143,11 +203,17 @@ MultilevelPrecompute build_multilevel(const MultilevelInput& in,
   result.bases->sms =
       lbs_basis(in.rest, result.phi, origin, handle_lengths(in.rest, result.phi, origin),
                 in.full_to_free, in.num_free);
-  const AffineHandles affine =
-      affine_handles(in.rest, in.vertex_mass, object_of_vertex, result.objects, dirichlet_weight);
+  const AffineHandles affine = affine_handles(in.rest, in.vertex_mass, result.object_of_vertex,
+                                              result.objects, result.dirichlet_weight);
   result.bases->affine =
       lbs_basis(in.rest, affine.phi, affine.origin, affine.length, in.full_to_free, in.num_free);
   result.basis_seconds += basis_timer.seconds();
+}
+
+MultilevelPrecompute build_multilevel(const MultilevelInput& input,
+                                      const MultilevelSetupSettings& settings) {
+  MultilevelPrecompute result = compute_multilevel_weights(input, settings);
+  assemble_multilevel_bases(input, result);
   return result;
 }
 

@@ -40,15 +40,30 @@ struct MultilevelPrecompute {
   int objects = 0;                 ///< affine handles
   int zero_sum_vertices = 0;       ///< vertices no clipped weight reached (own handle used)
   int repaired_components = 0;     ///< stray partition pieces merged by the repair
+  /// Mean over partitions of the most edge hops from the handle's origin to a vertex of its
+  /// partition (BFS inside the partition): the paper's gauge for 20 or 40 polish iterations.
+  double mean_hop_radius = 0.0;
+  int clamped_partitions = 0;         ///< asked for but not made (an object with few vertices)
+  VecX dirichlet_weight;              ///< per vertex, phi_DBC (Eq. 11)
+  std::vector<int> object_of_vertex;  ///< per vertex: its affine handle, -1 for none
   double partition_seconds = 0.0, basis_seconds = 0.0;
 
   /// One line for the run log: handles, DOFs, timings.
   std::string summary() const;
 };
 
-/// Partitions every object (partition_tets), builds its SMS weights (sms_handle_weights) and
-/// LBS basis, and the per-object affine level. Objects without tets get no handles (the polish
-/// alone moves their DOFs).
+/// Partitions every object (partition_tets) and builds its SMS weights (sms_handle_weights):
+/// everything but the bases (the expensive part, and what the cache keeps). Objects without tets
+/// get no handles (the polish alone moves their DOFs).
+MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& input,
+                                                const MultilevelSetupSettings& settings);
+/// The LBS bases from the weights: U_s and the per-object affine U_a, in the free DOFs.
+void assemble_multilevel_bases(const MultilevelInput& input, MultilevelPrecompute& precompute);
+/// The paper's automatic polish count (digest 002 Sec. 2.4): 20 or 40, whichever is closer to
+/// the mean hop radius.
+int automatic_fine_iterations(const MultilevelPrecompute& precompute);
+
+/// compute_multilevel_weights + assemble_multilevel_bases.
 MultilevelPrecompute build_multilevel(const MultilevelInput& input,
                                       const MultilevelSetupSettings& settings);
 

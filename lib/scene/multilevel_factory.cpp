@@ -2,8 +2,12 @@
 #include "scene/multilevel_factory.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <optional>
 
 #include "core/error.hpp"
+#include "multilevel/precompute_cache.hpp"
 #include "multilevel/scalar_operators.hpp"
 
 namespace simrun {
@@ -67,12 +71,47 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   settings.jump_penalty = scene.solver.jump_penalty;
   settings.seed = static_cast<std::uint64_t>(scene.solver.seed);
   settings.dirichlet_aware = scene.solver.dirichlet_aware;
-  auto precompute = std::make_shared<const MultilevelPrecompute>(
-      build_multilevel(multilevel_input(built), settings));
+  const MultilevelInput input = multilevel_input(built);
+  std::optional<MultilevelPrecompute> weights;
+  std::filesystem::path cache_file;
+  std::string cache_note;
+  if (!scene.solver.cache.empty()) {
+    std::filesystem::path dir = scene.solver.cache;
+    if (dir.is_relative()) dir = scene.source.parent_path() / dir;
+    const std::uint64_t hash = multilevel_input_hash(input, settings);
+    cache_file = multilevel_cache_file(dir, hash);
+    std::string problem;
+    weights = load_multilevel_cache(cache_file, hash, input, &problem);
+    if (!problem.empty()) notes.push_back("multilevel cache: " + problem);
+    if (weights) {
+      cache_note = "multilevel: partitions and weights loaded from " + cache_file.string();
+    } else {
+      weights = compute_multilevel_weights(input, settings);
+      try {
+        save_multilevel_cache(cache_file, hash, *weights);
+        cache_note = "multilevel: partitions and weights saved to " + cache_file.string();
+      } catch (const std::exception& e) {
+        cache_note = std::string("multilevel: warning: ") + e.what() + " (continuing without)";
+      }
+    }
+  } else {
+    weights = compute_multilevel_weights(input, settings);
+  }
+  assemble_multilevel_bases(input, *weights);
+  auto precompute = std::make_shared<const MultilevelPrecompute>(std::move(*weights));
   notes.push_back(precompute->summary());
+  if (!cache_note.empty()) notes.push_back(cache_note);
 
   MultilevelSolverSettings solver;
-  solver.fine_iterations = scene.solver.fine_iterations;
+  solver.fine_iterations = scene.solver.fine_iterations >= 0
+                               ? scene.solver.fine_iterations
+                               : automatic_fine_iterations(*precompute);
+  notes.push_back("multilevel: " + std::to_string(solver.fine_iterations) + " polish iterations" +
+                  (scene.solver.fine_iterations >= 0
+                       ? std::string(" (solver.fine_iterations)")
+                       : " (auto: mean partition radius " +
+                             std::to_string(int(std::lround(precompute->mean_hop_radius))) +
+                             " edge hops)"));
   if (scene.solver.assembled_subspace)
     solver.products = MultilevelSolverSettings::Products::kAssembled;
   solver.subspace_tolerance = scene.solver.subspace_tolerance;

@@ -234,12 +234,13 @@ struct SolverConfig {
   int max_iterations = 10000;    ///< pcg: CG iterations per solve at most
   // multilevel (docs/multilevel.md):
   int partitions = 16;               ///< initial k-means clusters over the scene
-  int fine_iterations = 20;          ///< full-space Jacobi-PCG polish iterations
+  int fine_iterations = -1;          ///< full-space Jacobi-PCG polish iterations (-1: auto)
   double subspace_tolerance = 1e-4;  ///< affine and SMS PCG relative residual
   bool assembled_subspace = false;   ///< subspace_products "assembled" (else matrix-free PCG)
   double jump_penalty = 0.0;         ///< material-interface heat weight (x softest E)
   int seed = 1;                      ///< k-means++ seed
   bool dirichlet_aware = true;       ///< Eq. 11 weights
+  std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative
 };
 
 struct OutputConfig {

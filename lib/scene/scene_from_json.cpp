@@ -289,12 +289,14 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.max_iterations = j.at("solver").at("max_iterations").get<int>();
   const json& solver = j.at("solver");
   c.solver.partitions = solver.at("partitions").get<int>();
-  c.solver.fine_iterations = solver.at("fine_iterations").get<int>();
+  c.solver.fine_iterations =
+      solver.at("fine_iterations").is_string() ? -1 : solver.at("fine_iterations").get<int>();
   c.solver.subspace_tolerance = solver.at("subspace_tolerance").get<double>();
   c.solver.assembled_subspace = solver.at("subspace_products").get<std::string>() == "assembled";
   c.solver.jump_penalty = solver.at("jump_penalty").get<double>();
   c.solver.seed = solver.at("seed").get<int>();
   c.solver.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
+  c.solver.cache = solver.at("cache").get<std::string>();
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();

@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""The multilevel solver against CHOLMOD on a stiff heterogeneous contact scene (issue 10,
+Performance; docs/multilevel.md).
+
+Scene: a stressball stand-in (scenes/meshes/sphere.off, r = 0.1 m, TetGen to --tets; a stiff
+shell E = 1e8 Pa around a soft core E = 4e5 Pa of radius 0.08 m, nu 0.4, rho 1000), thrown at
+a barrier plane at 10 m/s (as the paper's Fig. 18), BE at h = 1e-3, IPC contact with friction
+0.5, Newton cap 200, `--threads` (default 2). Both solvers use the paper's Newton stop
+|d|/(h|V|) < 1e-3 m/s (integrator.newton.direction_tolerance; d_s for multilevel, the full
+direction for CHOLMOD: the same rule for both, digest pitfall 8), besides the residual test.
+
+Procedure per mesh size: one CHOLMOD run of --steps steps that writes a checkpoint at the step
+before the ball first touches (found from a first cheap run's stats.csv: the first step with
+contacts > 0); then from that state, --window steps with each solver (--start-from), so all
+solvers step the same contact window from the same state. Reported per solver: Newton
+iterations, the median and total wall time of the window's steps, the precomputation time
+(multilevel, from the log), and the ratio CHOLMOD / multilevel of the window's total wall time.
+
+Target (issue 10): at >= 100k tets with E contrast >= 1e3 the multilevel step time at least 3x
+below CHOLMOD's, growing with mesh size. Prints PASS/MISS; exits 0 unless a run fails.
+
+usage: benchmarks/multilevel_scenes.py [--simrun PATH] [--tets N,N] [--window N] [--threads N]
+           [--partitions N] [--quick]
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def scene(tets, steps):
+    return {
+        "name": "multilevel_bench",
+        "time": {"dt": 0.001, "steps": steps},
+        "objects": [{
+            "name": "stressball",
+            "mesh": {"file": os.path.join(ROOT, "scenes", "meshes", "sphere.off"),
+                     "tetgen": {"quality": 2.0, "target_tets": tets},
+                     "transform": {"translate": [0, 0.115, 0]}},
+            "material": {"model": "neohookean", "E": 1e8, "nu": 0.4, "density": 1000},
+            "regions": [{"select": {"sphere": {"center": [0, 0.115, 0], "radius": 0.08}},
+                         "E": 4e5}],
+            "initial": {"velocity": [0, -10, 0]},
+        }],
+        "obstacles": [{"plane": {"point": [0, 0, 0], "normal": [0, 1, 0]}}],
+        "gravity": [0, -9.81, 0],
+        "mass": "lumped",
+        "contact": {"dhat": 1e-3, "friction": 0.5, "epsv": 1e-3},
+        "integrator": {"type": "be",
+                       "newton": {"max_iterations": 200, "direction_tolerance": 1e-3}},
+        "output": {"frames": []},
+    }
+
+
+def run(simrun, args, timeout=3600):
+    p = subprocess.run([simrun] + args, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        sys.exit(f"simrun {' '.join(args)} failed ({p.returncode}):\n{p.stderr[-2000:]}")
+    return p.stderr
+
+
+def rows(folder):
+    with open(os.path.join(folder, "stats.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    ap.add_argument("--tets", default="6000,30000")
+    ap.add_argument("--window", type=int, default=4)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--partitions", type=int, default=64)
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    sizes = [1500] if a.quick else [int(t) for t in a.tets.split(",")]
+    window = 2 if a.quick else a.window
+    threads = ["--threads", str(a.threads), "--quiet"]
+    results = []
+    with tempfile.TemporaryDirectory() as work:
+        for tets in sizes:
+            path = os.path.join(work, f"ball_{tets}.json")
+            with open(path, "w") as f:
+                json.dump(scene(tets, 40), f)
+            # The first contact step K (the ball starts 15 mm above the plane at 10 m/s).
+            probe = os.path.join(work, f"probe_{tets}")
+            run(a.simrun, ["run", path, "-o", probe, "--steps", "3", "--checkpoint-every", "1"]
+                + threads)
+            first = next((int(r["step"]) for r in rows(probe) if float(r["contacts"]) > 0), None)
+            if first is None or first < 2:
+                sys.exit(f"the ball touches the plane at step {first}, expected 2 or 3")
+            start = os.path.join(work, f"start_{tets}")
+            run(a.simrun, ["run", path, "-o", start, "--steps", str(first - 1),
+                           "--checkpoint-every", str(first - 1)] + threads)
+            for name, extra in [
+                ("cholmod", []),
+                ("multilevel", ["--set", '/solver/type="multilevel"', "--set",
+                                f"/solver/partitions={a.partitions}"]),
+                ("multilevel_assembled", ["--set", '/solver/type="multilevel"', "--set",
+                                          f"/solver/partitions={a.partitions}", "--set",
+                                          '/solver/subspace_products="assembled"']),
+            ]:
+                out = os.path.join(work, f"{name}_{tets}")
+                err = run(a.simrun, ["run", path, "--start-from", start, "--steps",
+                                     str(first - 1 + window), "-o", out, "--threads",
+                                     str(a.threads)] + extra)
+                pre = re.search(r"partition ([0-9.]+) s, bases ([0-9.]+) s", err)
+                handles = re.search(r"(\d+) SMS handles", err)
+                r = rows(out)
+                walls = [float(x["wall_s"]) for x in r]
+                results.append({
+                    "tets": tets, "solver": name,
+                    "handles": int(handles.group(1)) if handles else 0,
+                    "newton": sum(float(x["newton_iters"]) for x in r),
+                    "median_s": statistics.median(walls), "total_s": sum(walls),
+                    "precompute_s": float(pre.group(1)) + float(pre.group(2)) if pre else 0.0,
+                    "contacts": max(float(x["contacts"]) for x in r),
+                })
+    print(f"{'tets':>7} {'solver':>22} {'handles':>7} {'newton':>7} {'median s':>9} "
+          f"{'window s':>9} {'precomp s':>9} {'CHOLMOD/this':>12}")
+    verdict = []
+    for tets in sizes:
+        base = next(x for x in results if x["tets"] == tets and x["solver"] == "cholmod")
+        for x in (x for x in results if x["tets"] == tets):
+            ratio = base["total_s"] / x["total_s"]
+            x["ratio"] = ratio
+            print(f"{tets:>7} {x['solver']:>22} {x['handles']:>7} {x['newton']:>7.0f} "
+                  f"{x['median_s']:>9.3f} {x['total_s']:>9.2f} {x['precompute_s']:>9.2f} "
+                  f"{ratio:>12.2f}")
+    best = max((x["ratio"] for x in results if x["solver"] != "cholmod"
+                and x["tets"] == max(sizes)), default=0)
+    status = "PASS" if max(sizes) >= 100000 and best >= 3 else "MISS"
+    print(f"target: multilevel >= 3x faster than CHOLMOD at >= 100k tets: {status} "
+          f"(largest mesh here {max(sizes)} tets, best ratio {best:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+/// Multilevel precomputation cache (see precompute_cache.hpp).
+#include "multilevel/precompute_cache.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+namespace simrun {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'R', 'M', 'L', 'C', 'A', 'C', '1'};
+
+struct Fnv1a {
+  std::uint64_t value = 1469598103934665603ull;
+  void bytes(const void* data, size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i) value = (value ^ p[i]) * 1099511628211ull;
+  }
+  template <class T>
+  void pod(const T& x) {
+    bytes(&x, sizeof x);
+  }
+};
+
+template <class T>
+void write_pod(std::ofstream& out, const T& x) {
+  out.write(reinterpret_cast<const char*>(&x), sizeof x);
+}
+template <class T>
+void write_array(std::ofstream& out, const T* data, std::int64_t count) {
+  write_pod(out, count);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(sizeof(T) * count));
+}
+
+/// Reads with bounds: any short read or implausible count makes the whole load a miss.
+struct Reader {
+  std::ifstream in;
+  bool ok = true;
+  template <class T>
+  T pod() {
+    T x{};
+    if (ok && !in.read(reinterpret_cast<char*>(&x), sizeof x)) ok = false;
+    return x;
+  }
+  template <class T>
+  std::vector<T> array(std::int64_t max_count) {
+    const auto count = pod<std::int64_t>();
+    std::vector<T> values;
+    if (!ok || count < 0 || count > max_count) {
+      ok = false;
+      return values;
+    }
+    values.resize(static_cast<size_t>(count));
+    if (count > 0 && !in.read(reinterpret_cast<char*>(values.data()),
+                              static_cast<std::streamsize>(sizeof(T) * count)))
+      ok = false;
+    return values;
+  }
+};
+
+}  // namespace
+
+std::uint64_t multilevel_input_hash(const MultilevelInput& in,
+                                    const MultilevelSetupSettings& settings) {
+  Fnv1a h;
+  h.bytes(kMagic, sizeof kMagic);
+  h.pod(std::int64_t(in.rest.rows()));
+  h.bytes(in.rest.data(), sizeof(double) * in.rest.size());
+  h.pod(std::int64_t(in.tets.rows()));
+  h.bytes(in.tets.data(), sizeof(int) * in.tets.size());
+  h.bytes(in.youngs.data(), sizeof(double) * in.youngs.size());
+  h.bytes(in.material.data(), sizeof(int) * in.material.size());
+  h.bytes(in.tet_offset.data(), sizeof(int) * in.tet_offset.size());
+  for (bool fixed : in.fixed) h.pod(static_cast<unsigned char>(fixed));
+  h.pod(settings.partitions);
+  h.pod(settings.jump_penalty);
+  h.pod(settings.seed);
+  h.pod(static_cast<unsigned char>(settings.dirichlet_aware));
+  return h.value;
+}
+
+std::filesystem::path multilevel_cache_file(const std::filesystem::path& dir, std::uint64_t hash) {
+  char name[64];
+  std::snprintf(name, sizeof name, "multilevel_%016llx.bin", static_cast<unsigned long long>(hash));
+  return dir / name;
+}
+
+void save_multilevel_cache(const std::filesystem::path& file, std::uint64_t hash,
+                           const MultilevelPrecompute& p) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  const std::filesystem::path partial = file.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write the multilevel cache " + partial.string());
+    out.write(kMagic, sizeof kMagic);
+    write_pod(out, hash);
+    write_pod(out, std::int64_t(p.phi.rows()));
+    write_pod(out, std::int64_t(p.handles));
+    write_pod(out, std::int64_t(p.objects));
+    write_pod(out, std::int64_t(p.zero_sum_vertices));
+    write_pod(out, std::int64_t(p.repaired_components));
+    write_pod(out, std::int64_t(p.clamped_partitions));
+    write_array(out, p.element_label.data(), std::int64_t(p.element_label.size()));
+    write_array(out, p.origin_vertex.data(), std::int64_t(p.origin_vertex.size()));
+    write_array(out, p.object_of_vertex.data(), std::int64_t(p.object_of_vertex.size()));
+    write_array(out, p.dirichlet_weight.data(), std::int64_t(p.dirichlet_weight.size()));
+    std::vector<int> rows, columns;
+    std::vector<double> values;
+    for (int h = 0; h < p.phi.outerSize(); ++h)
+      for (SpMat::InnerIterator it(p.phi, h); it; ++it) {
+        rows.push_back(it.row());
+        columns.push_back(h);
+        values.push_back(it.value());
+      }
+    write_array(out, rows.data(), std::int64_t(rows.size()));
+    write_array(out, columns.data(), std::int64_t(columns.size()));
+    write_array(out, values.data(), std::int64_t(values.size()));
+    if (!out) throw std::runtime_error("cannot write the multilevel cache " + partial.string());
+  }
+  std::filesystem::rename(partial, file, ec);
+  if (ec) throw std::runtime_error("cannot move the multilevel cache into " + file.string());
+}
+
+std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem::path& file,
+                                                          std::uint64_t hash,
+                                                          const MultilevelInput& in,
+                                                          std::string* problem) {
+  if (!std::filesystem::exists(file)) return std::nullopt;
+  auto miss = [&](const std::string& why) -> std::optional<MultilevelPrecompute> {
+    if (problem) *problem = file.string() + ": " + why + " (recomputing)";
+    return std::nullopt;
+  };
+  Reader r{std::ifstream(file, std::ios::binary)};
+  char magic[sizeof kMagic];
+  if (!r.in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
+    return miss("not a simrun multilevel cache of this version");
+  if (r.pod<std::uint64_t>() != hash) return miss("made for another input");
+  const std::int64_t n = in.rest.rows(), tets = in.tets.rows();
+  MultilevelPrecompute p;
+  const auto vertices = r.pod<std::int64_t>();
+  p.handles = static_cast<int>(r.pod<std::int64_t>());
+  p.objects = static_cast<int>(r.pod<std::int64_t>());
+  p.zero_sum_vertices = static_cast<int>(r.pod<std::int64_t>());
+  p.repaired_components = static_cast<int>(r.pod<std::int64_t>());
+  p.clamped_partitions = static_cast<int>(r.pod<std::int64_t>());
+  if (!r.ok || vertices != n || p.handles < 0 || p.handles > tets || p.objects < 0)
+    return miss("sizes do not match the scene");
+  p.element_label = r.array<int>(tets);
+  p.origin_vertex = r.array<int>(p.handles);
+  p.object_of_vertex = r.array<int>(n);
+  const std::vector<double> dirichlet = r.array<double>(n);
+  const auto max_entries = n * std::int64_t(std::max(p.handles, 1));
+  const std::vector<int> rows = r.array<int>(max_entries), columns = r.array<int>(max_entries);
+  const std::vector<double> values = r.array<double>(max_entries);
+  if (!r.ok || std::int64_t(p.element_label.size()) != tets ||
+      std::int64_t(p.origin_vertex.size()) != p.handles ||
+      std::int64_t(p.object_of_vertex.size()) != n || std::int64_t(dirichlet.size()) != n ||
+      rows.size() != columns.size() || rows.size() != values.size())
+    return miss("truncated or inconsistent");
+  std::vector<Eigen::Triplet<double, int>> entries;
+  entries.reserve(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k] < 0 || rows[k] >= n || columns[k] < 0 || columns[k] >= p.handles)
+      return miss("an entry out of range");
+    entries.emplace_back(rows[k], columns[k], values[k]);
+  }
+  for (int label : p.element_label)
+    if (label < -1 || label >= p.handles) return miss("a partition label out of range");
+  for (int v : p.origin_vertex)
+    if (v < -1 || v >= n) return miss("a handle origin out of range");
+  for (int o : p.object_of_vertex)
+    if (o < -1 || o >= p.objects) return miss("an object index out of range");
+  p.phi.resize(n, p.handles);
+  p.phi.setFromTriplets(entries.begin(), entries.end());
+  p.dirichlet_weight = Eigen::Map<const VecX>(dirichlet.data(), n);
+  return p;
+}
+
+}  // namespace simrun
