@@ -1,11 +1,15 @@
 /// Multilevel Newton directions (see multilevel_solver.hpp).
 #include "multilevel/multilevel_solver.hpp"
 
+#include <omp.h>
+
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "core/parallel.hpp"
 #include "core/timer.hpp"
 
 namespace simrun {
@@ -26,22 +30,37 @@ class SubspaceLevel {
   /// general sparse-sparse product.
   Status assemble(const RowSpMat& H) {
     const int size = this->size();
-    MatX reduced = MatX::Zero(size, size);
-    VecX scratch = VecX::Zero(size);
-    std::vector<char> touched(size, 0);
-    std::vector<int> columns;
-    for (int i = 0; i < H.outerSize(); ++i) {
-      if (m_U.outerIndexPtr()[i + 1] == m_U.outerIndexPtr()[i]) continue;  // U_i = 0
-      columns.clear();
-      for (RowSpMat::InnerIterator h_ij(H, i); h_ij; ++h_ij)
-        for (RowSpMat::InnerIterator u(m_U, h_ij.col()); u; ++u) {
-          if (!touched[u.col()]) touched[u.col()] = 1, columns.push_back(u.col());
-          scratch[u.col()] += h_ij.value() * u.value();
-        }
-      for (RowSpMat::InnerIterator u(m_U, i); u; ++u)
-        for (int b : columns) reduced(b, u.col()) += u.value() * scratch[b];
-      for (int b : columns) scratch[b] = 0.0, touched[b] = 0;
+    // Rows split over the threads, each with a reduced matrix of its own (lower triangle only:
+    // the Cholesky reads no more), summed at the end; small systems and meshes stay serial.
+    const int threads = size <= 2000 && H.outerSize() >= kParallelElementThreshold
+                            ? std::max(1, thread_count())
+                            : 1;
+    std::vector<MatX> partial(threads);
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      MatX& reduced = partial[t];
+      reduced.setZero(size, size);
+      VecX scratch = VecX::Zero(size);
+      std::vector<char> touched(size, 0);
+      std::vector<int> columns;
+#pragma omp for schedule(static)
+      for (int i = 0; i < H.outerSize(); ++i) {
+        if (m_U.outerIndexPtr()[i + 1] == m_U.outerIndexPtr()[i]) continue;  // U_i = 0
+        columns.clear();
+        for (RowSpMat::InnerIterator h_ij(H, i); h_ij; ++h_ij)
+          for (RowSpMat::InnerIterator u(m_U, h_ij.col()); u; ++u) {
+            if (!touched[u.col()]) touched[u.col()] = 1, columns.push_back(u.col());
+            scratch[u.col()] += h_ij.value() * u.value();
+          }
+        for (RowSpMat::InnerIterator u(m_U, i); u; ++u)
+          for (int b : columns)
+            if (b >= u.col()) reduced(b, u.col()) += u.value() * scratch[b];
+        for (int b : columns) scratch[b] = 0.0, touched[b] = 0;
+      }
     }
+    MatX& reduced = partial[0];
+    for (int t = 1; t < threads; ++t) reduced += partial[t];
     const double shift = 1e-12 * reduced.diagonal().cwiseAbs().maxCoeff();
     reduced.diagonal().array() += shift;
     m_llt.compute(reduced);

@@ -145,6 +145,23 @@ TEST(MultilevelSolver, TheSubspacesBeatThePolishAlone) {
   EXPECT_LT(error[0], 0.5 * error[1]) << error[0] << " vs " << error[1];
 }
 
+TEST(MultilevelSolver, AssembledSubspaceSolvesEqualTheMatrixFreeOnesAtTightTolerance) {
+  const Problem p = make_problem();
+  VecX d[2];
+  int k = 0;
+  for (auto products : {MultilevelSolverSettings::Products::kMatrixFree,
+                        MultilevelSolverSettings::Products::kAssembled}) {
+    MultilevelSolverSettings settings;
+    settings.products = products;
+    settings.subspace_tolerance = 1e-13;
+    settings.fine_iterations = 5;
+    auto solver = make_multilevel_solver(p.bases, settings);
+    ASSERT_EQ(solver->factorize(p.H), Status::kSuccess);
+    solver->solve(p.b, d[k++]);
+  }
+  EXPECT_LT((d[0] - d[1]).norm(), 1e-8 * d[1].norm());
+}
+
 TEST(MultilevelSolver, NegativeDiagonalIsReportedAndSolveNeedsAFactorization) {
   const Problem p = make_problem();
   auto solver = make_multilevel_solver(p.bases);
