@@ -164,4 +164,10 @@ if [ "${SIMRUN_BENCH_CONTACT:-1}" != 0 ]; then
   echo
   /usr/bin/python3 "$root/benchmarks/contact_scenes.py" --simrun "$build/apps/simrun/simrun" || true
 fi
+# The multilevel solver against CHOLMOD on a contact window (issue 10; SIMRUN_BENCH_MULTILEVEL=0
+# skips it).
+if [ "${SIMRUN_BENCH_MULTILEVEL:-1}" != 0 ]; then
+  echo
+  /usr/bin/python3 "$root/benchmarks/multilevel_scenes.py" --simrun "$build/apps/simrun/simrun" || true
+fi
 exit 0

@@ -352,7 +352,7 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   if (scene.solver.type == "multilevel") {
     MultilevelSolverSetup multilevel = make_multilevel_solver_setup(scene, built, built.notes);
     settings.linear_solver = multilevel.factory;
-    add_multilevel_fields(*multilevel.precompute, built.frames);
+    add_multilevel_fields(multilevel, built.frames);
   }
   settings.newton.direction_count = std::max(1, built.model->num_free() / 3);  // |V|
   if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {

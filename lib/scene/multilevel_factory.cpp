@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
+#include "multilevel/cubature.hpp"
 #include "multilevel/precompute_cache.hpp"
 #include "multilevel/scalar_operators.hpp"
 
@@ -47,6 +50,38 @@ MultilevelInput multilevel_input(const BuiltModel& built) {
     for (int a = 0; a < 4; ++a) in.vertex_mass[in.tets(e, a)] += density * volume[e] / 4.0;
   }
   return in;
+}
+
+/// Fits the modal cubature on the scene's partitions (cubature.hpp) and returns w_k / V_k per
+/// tet; the log gets the points, the fit time and the worst partition residual.
+VecX fitted_cubature(const MultilevelInput& input, const MultilevelPrecompute& precompute,
+                     std::vector<std::string>& notes) {
+  const Timer timer;
+  MatX3 origin = MatX3::Zero(precompute.handles, 3);
+  for (int h = 0; h < precompute.handles; ++h)
+    if (precompute.origin_vertex[h] >= 0)
+      origin.row(h) = input.rest.row(precompute.origin_vertex[h]);
+  const CubatureRule rule = fit_cubature(input.rest, input.tets, precompute.element_label,
+                                         precompute.handles, precompute.phi, origin, {});
+  const VecX volume = tet_volumes(input.rest, input.tets);
+  VecX weight = VecX::Zero(input.tets.rows());
+  for (size_t k = 0; k < rule.elements.size(); ++k)
+    weight[rule.elements[k]] = rule.weights[k] / volume[rule.elements[k]];
+  int fallbacks = 0;
+  for (char f : rule.partition_weights_only_fallback) fallbacks += f ? 1 : 0;
+  char line[256];
+  std::snprintf(
+      line, sizeof line,
+      "multilevel: cubature %zu points (%.1f %% of the tets), fit %.2f s, worst partition "
+      "residual %.1e%s",
+      rule.elements.size(), 100.0 * double(rule.elements.size()) / input.tets.rows(),
+      timer.seconds(), rule.partition_residual.size() ? rule.partition_residual.maxCoeff() : 0.0,
+      fallbacks ? (", " + std::to_string(fallbacks) +
+                   " partitions with too many functions fitted weights only")
+                      .c_str()
+                : "");
+  notes.push_back(line);
+  return weight;
 }
 
 }  // namespace
@@ -116,11 +151,17 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
     solver.products = MultilevelSolverSettings::Products::kAssembled;
   solver.subspace_tolerance = scene.solver.subspace_tolerance;
   std::shared_ptr<const MultilevelBases> bases = precompute->bases;
-  return {[bases, solver] { return make_multilevel_solver(bases, solver); }, precompute};
+  MultilevelSolverSetup setup{[bases, solver] { return make_multilevel_solver(bases, solver); },
+                              precompute, VecX()};
+  if (scene.solver.cubature) setup.cubature_weight = fitted_cubature(input, *precompute, notes);
+  return setup;
 }
 
-void add_multilevel_fields(const MultilevelPrecompute& precompute, FrameData& frames) {
+void add_multilevel_fields(const MultilevelSolverSetup& setup, FrameData& frames) {
+  const MultilevelPrecompute& precompute = *setup.precompute;
   const int n = frames.mesh.num_vertices();
+  if (setup.cubature_weight.size() == frames.mesh.num_tets())
+    frames.extra_cell_scalars.emplace_back("cubature_weight", setup.cubature_weight);
   frames.extra_cell_ints.emplace_back("partition", precompute.element_label);
   VecX origin = VecX::Constant(n, -1.0), count = VecX::Zero(n), weight_max = VecX::Zero(n);
   for (size_t h = 0; h < precompute.origin_vertex.size(); ++h)

@@ -13,6 +13,9 @@ namespace simrun {
 struct MultilevelSolverSetup {
   LinearSolverFactory factory;
   std::shared_ptr<const MultilevelPrecompute> precompute;
+  /// Per tet w_k / V_k of the fitted cubature rule (0 where not sampled); empty unless the
+  /// scene asks for "cubature".
+  VecX cubature_weight;
 };
 
 /// Checks that the scene can use the multilevel solver (an integrator minimizing an incremental
@@ -26,7 +29,7 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
 /// The precomputation as static frame fields (docs/multilevel.md): cell data "partition" (the
 /// SMS handle of each tet), point data "handle_origin" (the handle's index at its origin vertex,
 /// -1 elsewhere), "handle_count" (handles whose weight is non-zero at the vertex) and
-/// "weight_max" (the largest weight there).
-void add_multilevel_fields(const MultilevelPrecompute& precompute, FrameData& frames);
+/// "weight_max" (the largest weight there); with the cubature also cell data "cubature_weight".
+void add_multilevel_fields(const MultilevelSolverSetup& setup, FrameData& frames);
 
 }  // namespace simrun

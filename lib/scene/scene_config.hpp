@@ -241,6 +241,7 @@ struct SolverConfig {
   int seed = 1;                      ///< k-means++ seed
   bool dirichlet_aware = true;       ///< Eq. 11 weights
   std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative
+  bool cubature = false;             ///< fit the modal cubature and show it in the frames
 };
 
 struct OutputConfig {

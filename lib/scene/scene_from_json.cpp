@@ -297,6 +297,7 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.seed = solver.at("seed").get<int>();
   c.solver.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
   c.solver.cache = solver.at("cache").get<std::string>();
+  c.solver.cubature = solver.at("cubature").get<bool>();
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();

@@ -131,6 +131,12 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
     m_extra_cell_ints.push_back(padded(values, tets, lines));
     m_cell_fields.cell_ints.push_back({name, &m_extra_cell_ints.back()});
   }
+  m_extra_cell_scalars.reserve(frames.extra_cell_scalars.size());
+  for (const auto& [name, values] : frames.extra_cell_scalars) {
+    if (values.size() != n_tets) continue;
+    m_extra_cell_scalars.push_back(padded(values, n_tets, n_lines));
+    m_cell_fields.cell_scalars.push_back({name, &m_extra_cell_scalars.back()});
+  }
   for (const auto& [name, values] : frames.extra_point_scalars)
     if (values.size() == frames.mesh.num_vertices())
       m_cell_fields.point_scalars.push_back({name, &values});

@@ -49,6 +49,7 @@ class FrameWriter {
   VecX m_youngs, m_poisson, m_density;
   std::vector<int> m_regions, m_material_region, m_object;
   std::vector<std::vector<int>> m_extra_cell_ints;  ///< FrameData::extra_cell_ints, padded
+  std::vector<VecX> m_extra_cell_scalars;           ///< FrameData::extra_cell_scalars, padded
   std::vector<int> m_surface_vertices;  ///< the vertices the boundary triangles use, ascending
   MatX3i m_surface_faces;               ///< the boundary triangles over m_surface_vertices
   VtuFields m_cell_fields;              ///< the cell arrays above, and the line cells

@@ -35,6 +35,8 @@ struct FrameData {
   std::vector<Obstacle> obstacles;
   /// Static per-tet integer fields written as cell data (the multilevel solver's "partition").
   std::vector<std::pair<std::string, std::vector<int>>> extra_cell_ints;
+  /// Static per-tet scalar fields written as cell data (the multilevel cubature's weights).
+  std::vector<std::pair<std::string, VecX>> extra_cell_scalars;
   /// Static per-vertex fields written as point data (the multilevel solver's handle weights).
   std::vector<std::pair<std::string, VecX>> extra_point_scalars;
 };

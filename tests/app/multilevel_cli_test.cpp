@@ -128,7 +128,8 @@ TEST(MultilevelCli, ThePapersDirectionStopEndsStepsEarlierAndStaysClose) {
   };
   run("converged", multilevel);
   std::vector<std::string> loose = multilevel;
-  loose.insert(loose.end(), {"--set", "/integrator/newton/direction_tolerance=1e-3"});
+  loose.insert(loose.end(), {"--set", "/integrator/newton/direction_tolerance=1e-3", "--set",
+                             "/solver/cubature=true"});
   run("loose", loose);
   double converged = 0.0, stopped = 0.0;
   for (double k : cli::column(tmp / "converged" / "stats.csv", "newton_iters")) converged += k;
@@ -141,8 +142,8 @@ TEST(MultilevelCli, ThePapersDirectionStopEndsStepsEarlierAndStaysClose) {
   const auto frame = cli::lines(tmp / "loose" / "frames" / "000025.vtu");
   std::string text;
   for (const auto& line : frame) text += line;
-  for (const char* field :
-       {"\"partition\"", "\"handle_origin\"", "\"handle_count\"", "\"weight_max\""})
+  for (const char* field : {"\"partition\"", "\"handle_origin\"", "\"handle_count\"",
+                            "\"weight_max\"", "\"cubature_weight\""})
     EXPECT_NE(text.find(std::string("Name=") + field), std::string::npos) << field;
 }
 
