@@ -9,18 +9,18 @@ a barrier plane at 10 m/s (as the paper's Fig. 18), BE at h = 1e-3, IPC contact 
 |d|/(h|V|) < 1e-3 m/s (integrator.newton.direction_tolerance; d_s for multilevel, the full
 direction for CHOLMOD: the same rule for both, digest pitfall 8), besides the residual test.
 
-Procedure per mesh size: one CHOLMOD run of --steps steps that writes a checkpoint at the step
-before the ball first touches (found from a first cheap run's stats.csv: the first step with
-contacts > 0); then from that state, --window steps with each solver (--start-from), so all
-solvers step the same contact window from the same state. Reported per solver: Newton
-iterations, the median and total wall time of the window's steps, the precomputation time
-(multilevel, from the log), and the ratio CHOLMOD / multilevel of the window's total wall time.
+Procedure per mesh size: a 3-step CHOLMOD probe finds the first step K with contacts > 0, a
+CHOLMOD run to step K - 1 writes the checkpoint, and from that state each solver steps the
+--window steps K .. K + window - 1 (--start-from), so all solvers step the same contact window
+from the same state. Reported per solver: Newton iterations, the median and total wall time of
+the window's steps, the precomputation time (multilevel, from the log), the SMS handle count, and
+the ratio CHOLMOD / this solver of the window's total wall time.
 
 Target (issue 10): at >= 100k tets with E contrast >= 1e3 the multilevel step time at least 3x
 below CHOLMOD's, growing with mesh size. Prints PASS/MISS; exits 0 unless a run fails.
 
 usage: benchmarks/multilevel_scenes.py [--simrun PATH] [--tets N,N] [--window N] [--threads N]
-           [--partitions N] [--quick]
+           [--partitions N] [--solvers LIST] [--quick]
 """
 import argparse
 import csv
@@ -78,6 +78,9 @@ def main():
     ap.add_argument("--window", type=int, default=4)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--partitions", type=int, default=64)
+    ap.add_argument("--solvers", default="cholmod,multilevel_assembled,multilevel_matrix_free",
+                    help="a subset of cholmod, multilevel_assembled (the default subspace "
+                         "solve), multilevel_matrix_free (cholmod is needed for the ratio)")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     sizes = [1500] if a.quick else [int(t) for t in a.tets.split(",")]
@@ -101,12 +104,15 @@ def main():
                            "--checkpoint-every", str(first - 1)] + threads)
             for name, extra in [
                 ("cholmod", []),
-                ("multilevel", ["--set", '/solver/type="multilevel"', "--set",
-                                f"/solver/partitions={a.partitions}"]),
+                ("multilevel_matrix_free", ["--set", '/solver/type="multilevel"', "--set",
+                                            f"/solver/partitions={a.partitions}", "--set",
+                                            '/solver/subspace_products="matrix_free"']),
                 ("multilevel_assembled", ["--set", '/solver/type="multilevel"', "--set",
                                           f"/solver/partitions={a.partitions}", "--set",
                                           '/solver/subspace_products="assembled"']),
             ]:
+                if name not in a.solvers.split(","):
+                    continue
                 out = os.path.join(work, f"{name}_{tets}")
                 err = run(a.simrun, ["run", path, "--start-from", start, "--steps",
                                      str(first - 1 + window), "-o", out, "--threads",

@@ -236,7 +236,7 @@ struct SolverConfig {
   int partitions = 16;               ///< initial k-means clusters over the scene
   int fine_iterations = -1;          ///< full-space Jacobi-PCG polish iterations (-1: auto)
   double subspace_tolerance = 1e-4;  ///< affine and SMS PCG relative residual
-  bool assembled_subspace = false;   ///< subspace_products "assembled" (else matrix-free PCG)
+  bool assembled_subspace = true;    ///< subspace_products "assembled" (else matrix-free PCG)
   double jump_penalty = 0.0;         ///< material-interface heat weight (x softest E)
   int seed = 1;                      ///< k-means++ seed
   bool dirichlet_aware = true;       ///< Eq. 11 weights
