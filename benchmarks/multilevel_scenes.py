@@ -118,18 +118,20 @@ def main():
                                      str(first - 1 + window), "-o", out, "--threads",
                                      str(a.threads)] + extra)
                 pre = re.search(r"partition ([0-9.]+) s, bases ([0-9.]+) s", err)
+                mesh = re.search(r"model: \d+ vertices, (\d+) tets", err)
                 handles = re.search(r"(\d+) SMS handles", err)
                 r = rows(out)
                 walls = [float(x["wall_s"]) for x in r]
                 results.append({
                     "tets": tets, "solver": name,
+                    "mesh_tets": int(mesh.group(1)) if mesh else 0,
                     "handles": int(handles.group(1)) if handles else 0,
                     "newton": sum(float(x["newton_iters"]) for x in r),
                     "median_s": statistics.median(walls), "total_s": sum(walls),
                     "precompute_s": float(pre.group(1)) + float(pre.group(2)) if pre else 0.0,
                     "contacts": max(float(x["contacts"]) for x in r),
                 })
-    print(f"{'tets':>7} {'solver':>22} {'handles':>7} {'newton':>7} {'median s':>9} "
+    print(f"{'target':>7} {'tets':>7} {'solver':>22} {'handles':>7} {'newton':>7} {'median s':>9} "
           f"{'window s':>9} {'precomp s':>9} {'CHOLMOD/this':>12}")
     verdict = []
     for tets in sizes:
@@ -137,14 +139,15 @@ def main():
         for x in (x for x in results if x["tets"] == tets):
             ratio = base["total_s"] / x["total_s"]
             x["ratio"] = ratio
-            print(f"{tets:>7} {x['solver']:>22} {x['handles']:>7} {x['newton']:>7.0f} "
+            print(f"{tets:>7} {x['mesh_tets']:>7} {x['solver']:>22} {x['handles']:>7} {x['newton']:>7.0f} "
                   f"{x['median_s']:>9.3f} {x['total_s']:>9.2f} {x['precompute_s']:>9.2f} "
                   f"{ratio:>12.2f}")
     best = max((x["ratio"] for x in results if x["solver"] != "cholmod"
                 and x["tets"] == max(sizes)), default=0)
-    status = "PASS" if max(sizes) >= 100000 and best >= 3 else "MISS"
+    largest = max((x["mesh_tets"] for x in results), default=0)
+    status = "PASS" if largest >= 100000 and best >= 3 else "MISS"
     print(f"target: multilevel >= 3x faster than CHOLMOD at >= 100k tets: {status} "
-          f"(largest mesh here {max(sizes)} tets, best ratio {best:.2f})")
+          f"(largest mesh here {largest} tets, best ratio {best:.2f})")
     return 0
 
 
