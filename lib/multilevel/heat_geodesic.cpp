@@ -18,17 +18,6 @@ namespace simrun {
 
 namespace {
 
-/// Rows of `grad` are grad N_a of tet e at the rest positions (P1 shape functions).
-void tet_shape_gradients(const MatX3& rest, const MatX4i& tets, int e,
-                         Eigen::Matrix<double, 4, 3>& grad) {
-  Mat3 Dm;
-  for (int c = 0; c < 3; ++c)
-    Dm.col(c) = (rest.row(tets(e, c + 1)) - rest.row(tets(e, 0))).transpose();
-  const Mat3 inverse = Dm.inverse();  // row i is grad N_{i+1}
-  grad.bottomRows<3>() = inverse;
-  grad.row(0) = -inverse.colwise().sum();
-}
-
 /// Mean length of the distinct edges of the tets.
 double mean_edge_length(const MatX3& rest, const MatX4i& tets) {
   std::vector<std::pair<int, int>> edges;

@@ -190,15 +190,7 @@ class MultilevelSolver final : public LinearSolver {
     x = std::move(d);
   }
 
-  void solve(const MatX& B, MatX& X) override {
-    MatX result(B.rows(), B.cols());
-    for (Eigen::Index j = 0; j < B.cols(); ++j) {
-      VecX column;
-      solve(VecX(B.col(j)), column);
-      result.col(j) = column;
-    }
-    X = std::move(result);
-  }
+  void solve(const MatX& B, MatX& X) override { solve_by_columns(*this, B, X); }
 
   const LinearSolverStats& stats() const override { return m_stats; }
   void reset_stats() override { m_stats = LinearSolverStats{}; }

@@ -8,11 +8,8 @@
 
 namespace simrun {
 
-namespace {
-
-/// Rows of the 4x3 matrix are grad N_a of tet e (rest positions); returns the volume.
-double tet_gradients(const MatX3& rest, const MatX4i& tets, int e,
-                     Eigen::Matrix<double, 4, 3>& grad) {
+double tet_shape_gradients(const MatX3& rest, const MatX4i& tets, int e,
+                           Eigen::Matrix<double, 4, 3>& grad) {
   Mat3 Dm;
   for (int c = 0; c < 3; ++c)
     Dm.col(c) = (rest.row(tets(e, c + 1)) - rest.row(tets(e, 0))).transpose();
@@ -23,14 +20,12 @@ double tet_gradients(const MatX3& rest, const MatX4i& tets, int e,
   return volume;
 }
 
-}  // namespace
-
 SpMat weighted_laplacian(const MatX3& rest, const MatX4i& tets, const VecX& element_weight) {
   std::vector<Eigen::Triplet<double, int>> entries;
   entries.reserve(16 * tets.rows());
   Eigen::Matrix<double, 4, 3> grad;
   for (int e = 0; e < tets.rows(); ++e) {
-    const double volume = std::abs(tet_gradients(rest, tets, e, grad));
+    const double volume = std::abs(tet_shape_gradients(rest, tets, e, grad));
     const Eigen::Matrix4d local = volume * element_weight[e] * grad * grad.transpose();
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) entries.emplace_back(tets(e, a), tets(e, b), local(a, b));
@@ -43,7 +38,7 @@ SpMat weighted_laplacian(const MatX3& rest, const MatX4i& tets, const VecX& elem
 VecX tet_volumes(const MatX3& rest, const MatX4i& tets) {
   VecX volume(tets.rows());
   Eigen::Matrix<double, 4, 3> grad;
-  for (int e = 0; e < tets.rows(); ++e) volume[e] = tet_gradients(rest, tets, e, grad);
+  for (int e = 0; e < tets.rows(); ++e) volume[e] = tet_shape_gradients(rest, tets, e, grad);
   return volume;
 }
 

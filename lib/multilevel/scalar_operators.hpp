@@ -8,6 +8,11 @@
 
 namespace simrun {
 
+/// Rows of `grad` are grad N_a of tet e at the rest positions (P1 shape functions); returns the
+/// tet's signed volume.
+double tet_shape_gradients(const MatX3& rest, const MatX4i& tets, int e,
+                           Eigen::Matrix<double, 4, 3>& grad);
+
 /// The weighted Laplacian L_w = sum_e V_e w_e G_e^T G_e (n x n, symmetric positive
 /// semi-definite, constants in its null space), with G_e the 3x4 P1 gradient operator of tet e
 /// at the rest positions. Fully stored (both triangles).

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/status.hpp"
@@ -44,6 +45,18 @@ class InverseOperator {
   /// Several right-hand sides at once (columns of B).
   virtual void solve(const MatX& B, MatX& X) = 0;
 };
+
+/// X = A^{-1} B one column at a time through the operator's vector solve (for solvers without
+/// a blocked solve, such as the iterative ones).
+inline void solve_by_columns(InverseOperator& op, const MatX& B, MatX& X) {
+  MatX result(B.rows(), B.cols());
+  for (Eigen::Index j = 0; j < B.cols(); ++j) {
+    VecX column;
+    op.solve(VecX(B.col(j)), column);
+    result.col(j) = column;
+  }
+  X = std::move(result);
+}
 
 class LinearSolver : public InverseOperator {
  public:
