@@ -56,9 +56,9 @@ OutputFolderLock& OutputFolderLock::operator=(OutputFolderLock&& other) noexcept
 
 const std::vector<std::string>& simrun_output_names() {
   static const std::vector<std::string> names = {
-      "run.json",  "simrun.log",      "energy.csv", "stats.csv", "error.csv", "ratios.csv",
-      "modes.csv", "eigenvalues.csv", "frames.pvd", "frames",    "surface",   "embedded",
-      "reference", "modes",           "checkpoint", "obstacles"};
+      "run.json",  "simrun.log",      "energy.csv", "stats.csv", "error.csv",    "ratios.csv",
+      "modes.csv", "eigenvalues.csv", "frames.pvd", "frames",    "surface",      "embedded",
+      "reference", "modes",           "checkpoint", "obstacles", "obstacles.pvd"};
   return names;
 }
 

@@ -33,6 +33,11 @@ enum class CounterCombine {
   X(ml_sms_s,          kSum,  "multilevel solver: wall seconds of the SMS level (preconditioner set-up excluded)") \
   X(ml_fine_s,         kSum,  "multilevel solver: wall seconds of the full-space polish") \
   X(ml_setup_s,        kSum,  "multilevel solver: wall seconds building the block-Jacobi preconditioners (per Newton iteration)") \
+  X(gradient_s,        kSum,  "wall seconds evaluating Newton gradients (residuals) at accepted iterates") \
+  X(hessian_s,         kSum,  "wall seconds assembling Newton Hessians (PSD-projected ones included)") \
+  X(factor_s,          kSum,  "wall seconds in the linear solver's factorizations (symbolic analyses, PCG and multilevel set-ups included)") \
+  X(linear_solve_s,    kSum,  "wall seconds in the linear solver's solves (CG iterations, multilevel levels included)") \
+  X(line_search_s,     kSum,  "wall seconds in Newton line searches (feasible-step limits such as CCD, trial energies)") \
   X(residual,          kLast, "residual norm at the end of the step's last Newton solve")         \
   X(projected_iters,   kSum,  "Newton iterations that used the PSD-projected Hessian")          \
   X(reused_iters,      kSum,  "Newton iterations that solved with a kept factorization")        \
@@ -54,6 +59,7 @@ enum class CounterCombine {
   X(contact_pairs_s,   kSum,  "wall seconds finding IPC contact pairs (broad phase and distances)") \
   X(contact_ccd_s,     kSum,  "wall seconds in IPC's CCD-limited feasible steps (broad phase over swept boxes and additive CCD)") \
   X(contact_assembly_s, kSum, "wall seconds evaluating the IPC barrier and friction (energies, gradients, PSD-projected Hessians, lagging)") \
+  X(multiplier_updates, kSum, "augmented-Lagrangian multiplier updates of kinematic obstacle vertices, each solved again (0: the penalty met the tolerance)") \
   X(kinematic_lag,     kLast, "largest distance of a moving obstacle's vertex from its scripted position at the step's end [m] (0 without)") \
   X(friction_work,     kSum,  "work of the lagged IPC friction forces over the step [J] (energy dissipated; 0 without friction)")
 // clang-format on

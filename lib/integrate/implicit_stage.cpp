@@ -90,8 +90,14 @@ void add_newton_stats(const NewtonStats& n, StepStats& stats) {
   stats.reused_iters += n.reused_iterations;
   stats.line_search_steps += n.line_search_steps;
   stats.projected_iters += n.projected_iterations;
+  stats.gradient_s += n.gradient_seconds;
+  stats.hessian_s += n.hessian_seconds;
+  stats.line_search_s += n.line_search_seconds;
   stats.residual = n.residual;
 }
+
+/// Augmented-Lagrangian multiplier updates per stage at most (each solves the stage again).
+constexpr int kMultiplierUpdates = 8;
 
 /// Iterations after which the thesis checks that the residual went down (Ch. 4).
 constexpr int kHalvingCheckIterations = 3;
@@ -185,6 +191,16 @@ Status ImplicitStageSolver::solve(Model& model, const ImplicitStage& stage, VecX
     const NewtonStats n = newton_solve(phi, x, *m_solver, settings, m_newton);
     add_newton_stats(n, stats);
     status = n.status;
+  }
+  // Augmented Lagrangian of constraints held by penalties (kinematic obstacle vertices): update
+  // the multipliers and solve again while a constraint is not met, at most kMultiplierUpdates
+  // times (the lag that remains is reported in stats.csv).
+  for (int update = 0; status == Status::kSuccess && update < kMultiplierUpdates; ++update) {
+    if (!model.update_multipliers(x)) break;
+    const NewtonStats n = newton_solve(phi, x, *m_solver, settings, m_newton);
+    add_newton_stats(n, stats);
+    status = n.status;
+    stats.multiplier_updates += 1;
   }
   // Extra lag updates (IPC friction): re-lag at the solution and solve again until the re-lagged
   // problem is already solved (Newton takes no iteration) or the budget is spent.

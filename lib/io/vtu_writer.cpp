@@ -18,6 +18,7 @@ namespace {
 
 constexpr std::uint8_t k_vtk_tetra = 10;
 constexpr std::uint8_t k_vtk_line = 3;
+constexpr std::uint8_t k_vtk_triangle = 5;
 
 /// The raw-data part of an inline binary array. Uncompressed: base64 over [UInt64 byte count]
 /// [data]. zlib: base64 over the header [UInt64 blocks, block size, last block size, compressed
@@ -113,6 +114,11 @@ void check_fields(Eigen::Index n_points, const MatX4i& tets, const VtuFields& fi
       }
     }
   }
+  if (fields.triangles && fields.triangles->rows() > 0 &&
+      (fields.triangles->minCoeff() < 0 || fields.triangles->maxCoeff() >= n_points)) {
+    throw std::invalid_argument("vtu: a triangle refers to a vertex outside 0.." +
+                                std::to_string(n_points - 1));
+  }
   if (tets.rows() > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= n_points)) {
     throw std::invalid_argument("vtu: a tet refers to a vertex outside 0.." +
                                 std::to_string(n_points - 1));
@@ -149,14 +155,17 @@ void append_points(std::string& xml, bool zlib, const MatX3& positions) {
   xml += "      </Points>\n";
 }
 
-/// Tets (VTK_TETRA) first, then the optional line cells (VTK_LINE).
+/// Tets (VTK_TETRA) first, then the optional line cells (VTK_LINE), then the optional
+/// triangles (VTK_TRIANGLE).
 void append_cells(std::string& xml, bool zlib, const MatX4i& tets,
-                  const std::vector<std::array<int, 2>>* lines) {
+                  const std::vector<std::array<int, 2>>* lines, const MatX3i* triangles) {
   const Eigen::Index n_tets = tets.rows();
   const Eigen::Index n_lines = lines ? static_cast<Eigen::Index>(lines->size()) : Eigen::Index(0);
-  const Eigen::Index n_cells = n_tets + n_lines;
+  const Eigen::Index n_triangles = triangles ? triangles->rows() : Eigen::Index(0);
+  const Eigen::Index n_cells = n_tets + n_lines + n_triangles;
   xml += "      <Cells>\n";
-  std::vector<std::int64_t> connectivity(static_cast<std::size_t>(4 * n_tets + 2 * n_lines));
+  std::vector<std::int64_t> connectivity(
+      static_cast<std::size_t>(4 * n_tets + 2 * n_lines + 3 * n_triangles));
   std::vector<std::int64_t> offsets(static_cast<std::size_t>(n_cells));
   for (Eigen::Index e = 0; e < n_tets; ++e) {
     for (int k = 0; k < 4; ++k) connectivity[4 * e + k] = tets(e, k);
@@ -166,8 +175,14 @@ void append_cells(std::string& xml, bool zlib, const MatX4i& tets,
     for (int k = 0; k < 2; ++k) connectivity[4 * n_tets + 2 * e + k] = (*lines)[e][k];
     offsets[n_tets + e] = 4 * n_tets + 2 * (e + 1);
   }
+  const Eigen::Index triangles_start = 4 * n_tets + 2 * n_lines;
+  for (Eigen::Index e = 0; e < n_triangles; ++e) {
+    for (int k = 0; k < 3; ++k) connectivity[triangles_start + 3 * e + k] = (*triangles)(e, k);
+    offsets[n_tets + n_lines + e] = triangles_start + 3 * (e + 1);
+  }
   std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), k_vtk_tetra);
-  std::fill(types.begin() + n_tets, types.end(), k_vtk_line);
+  std::fill(types.begin() + n_tets, types.begin() + n_tets + n_lines, k_vtk_line);
+  std::fill(types.begin() + n_tets + n_lines, types.end(), k_vtk_triangle);
   append_data_array(xml, zlib, "Int64", "connectivity", 1, connectivity.data(),
                     sizeof(std::int64_t) * connectivity.size());
   append_data_array(xml, zlib, "Int64", "offsets", 1, offsets.data(),
@@ -221,14 +236,15 @@ std::string vtu_document(const MatX3& positions, const MatX4i& tets, const VtuFi
   const Eigen::Index n_points = positions.rows();
   const Eigen::Index n_lines =
       fields.lines ? static_cast<Eigen::Index>(fields.lines->size()) : Eigen::Index(0);
-  const Eigen::Index n_cells = tets.rows() + n_lines;
+  const Eigen::Index n_triangles = fields.triangles ? fields.triangles->rows() : Eigen::Index(0);
+  const Eigen::Index n_cells = tets.rows() + n_lines + n_triangles;
   check_fields(n_points, tets, fields, n_cells);
 
   std::string xml;
   xml.reserve(static_cast<std::size_t>(200 + 48 * n_points + 60 * n_cells));
   append_header(xml, fields, n_points, n_cells);
   append_points(xml, fields.zlib, positions);
-  append_cells(xml, fields.zlib, tets, fields.lines);
+  append_cells(xml, fields.zlib, tets, fields.lines, fields.triangles);
   append_point_data(xml, fields);
   append_cell_data(xml, fields);
   xml += "    </Piece>\n";

@@ -28,6 +28,9 @@ struct VtuFields {
   /// Optional line cells (type 3, VTK_LINE: springs of mass-spring objects), written after the
   /// tets; cell arrays then have one entry per tet followed by one per line.
   const std::vector<std::array<int, 2>>* lines = nullptr;
+  /// Optional triangle cells (type 5, VTK_TRIANGLE: obstacle surfaces), written after the tets
+  /// and lines; cell arrays then have one entry per tet, per line, then per triangle.
+  const MatX3i* triangles = nullptr;
   /// Simulation time, written as FieldData "TimeValue" so a lone .vtu still shows its time.
   std::optional<double> time;
   /// Compress every array with zlib (vtkZLibDataCompressor, 32 KiB blocks): frames shrink by
@@ -38,7 +41,8 @@ struct VtuFields {
   bool active_vectors = true;
 };
 
-/// The complete .vtu document for tets (type 10, VTK_TETRA) and fields.lines (type 3) over
+/// The complete .vtu document for tets (type 10, VTK_TETRA), fields.lines (type 3) and
+/// fields.triangles (type 5) over
 /// `positions` (usually the deformed positions x). Throws std::invalid_argument when an array's
 /// length does not match the number of points or cells, or when a tet refers to a vertex outside
 /// `positions`.

@@ -66,6 +66,10 @@ class EnergyTerm {
   /// tangent bases) at x, the converged iterate; true when it did (the step is then solved
   /// again). Most terms lag nothing.
   virtual bool update_lagged(const VecX& /*x*/) { return false; }
+  /// Augmented-Lagrangian terms: at x, a converged iterate, update the multipliers when the
+  /// constraint is not met to the term's tolerance and return true (the step is then solved
+  /// again); false when it is met. Most terms have no multipliers.
+  virtual bool update_multipliers(const VecX& /*x*/) { return false; }
   /// A line search starts from x.
   virtual void begin_line_search(const VecX& /*x*/) {}
   /// The line search accepted x.

@@ -121,6 +121,13 @@ bool Model::update_lagged(const VecX& q) {
   return updated;
 }
 
+bool Model::update_multipliers(const VecX& q) {
+  const VecX x = full_positions(q);
+  bool updated = false;
+  for (auto& term : m_terms) updated = term->update_multipliers(x) || updated;
+  return updated;
+}
+
 void Model::begin_line_search(const VecX& q) {
   const VecX x = full_positions(q);
   for (auto& term : m_terms) term->begin_line_search(x);

@@ -77,6 +77,8 @@ class Model {
   void on_iterate(const VecX& q);
   /// EnergyTerm::update_lagged on every term at q; true when any term updated.
   bool update_lagged(const VecX& q);
+  /// EnergyTerm::update_multipliers on every term at q; true when any constraint was not met.
+  bool update_multipliers(const VecX& q);
   void begin_line_search(const VecX& q);
   void end_line_search(const VecX& q);
   /// Largest alpha in [0, 1] such that q + s dq is admissible for every term, 0 <= s <= alpha.

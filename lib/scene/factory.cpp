@@ -15,6 +15,7 @@
 #include "scene/multilevel_factory.hpp"
 #include "scene/object_coarsening.hpp"
 #include "scene/object_pieces.hpp"
+#include "scene/obstacle_display.hpp"
 #include "scene/obstacle_surfaces.hpp"
 #include "scene/scene_obstacles.hpp"
 #include "sim/linear_strain_monitor.hpp"
@@ -52,10 +53,6 @@ FrameData frame_data(const MergedObjects& objects) {
     frames.object.insert(frames.object.end(),
                          static_cast<size_t>(objects.tet_offset[i + 1] - objects.tet_offset[i]),
                          static_cast<int>(i));
-  for (const ObstacleSurface& o : objects.obstacle_surfaces)
-    frames.obstacles.push_back({o.obstacle,
-                                objects.mesh.vertices.middleRows(o.first_vertex, o.num_vertices),
-                                o.faces.array() - o.first_vertex});
   for (const auto& edge : frames.mesh.edges) {  // spring lines: the object of their first vertex
     const auto it =
         std::upper_bound(objects.vertex_offset.begin(), objects.vertex_offset.end(), edge[0]);
@@ -149,6 +146,7 @@ BuiltModel build_model(const SceneConfig& scene) {
   MergedObjects objects = merge_objects(pieces, scene);
   append_obstacle_surfaces(scene, objects, built.notes);
   built.frames = frame_data(objects);
+  built.frames.obstacles = displayed_obstacles(scene, objects);
 
   const TetElements elements = precompute_tet_elements(objects.mesh.vertices, objects.mesh.tets);
   VecX nodal_mass =

@@ -64,6 +64,11 @@ json load_normalized_scene(const fs::path& file, const std::vector<std::string>&
     scene["time"]["steps"] = 100;
   if (!scene["output"].contains("every") && !scene["output"].contains("interval"))
     scene["output"]["every"] = 1;
+  // Contact impacts need many more Newton iterations than smooth steps (46-132 in the contact
+  // evidence scenes, docs/contact.md): a cap that fits them.
+  json& newton = scene["integrator"]["newton"];
+  if (!newton.contains("max_iterations"))
+    newton["max_iterations"] = scene.contains("contact") ? kContactNewtonIterations : 20;
   json& objects = scene["objects"];
   for (std::size_t i = 0; i < objects.size(); ++i)
     if (!objects[i].contains("name")) objects[i]["name"] = "object" + std::to_string(i);

@@ -11,9 +11,13 @@
 
 namespace simrun {
 
+/// integrator.newton.max_iterations when a scene with "contact" does not give it (20 without).
+inline constexpr int kContactNewtonIterations = 100;
+
 /// The normalized scene of `file`: "extends" chains merged (scene_extends.hpp), `overrides`
 /// ("/json/pointer=VALUE", scene_overrides.hpp) applied, validated against the embedded schema,
-/// every default filled ("name" defaults to the file's stem, object names to "object<i>"), and
+/// every default filled ("name" defaults to the file's stem, object names to "object<i>", the
+/// Newton cap to 20, or kContactNewtonIterations with "contact"), and
 /// relative paths (mesh files, output.dir) made absolute against the folder of the file that
 /// wrote them (for --set values and defaults: the scene file's folder).
 /// Throws InputError listing every problem.

@@ -1,36 +1,15 @@
 #include "sim/frame_writer.hpp"
 
-#include <cstdio>
-
 #include "io/obj_writer.hpp"
+#include "sim/frame_files.hpp"
 
 namespace simrun {
 
 namespace {
 
-std::string frame_name(int step, const char* extension) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%06d.%s", step, extension);
-  return buffer;
-}
-
 void recreate_folder(const std::filesystem::path& dir) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-}
-
-/// The step number of a frame file "NNNNNN.ext" (or ".../NNNNNN.ext"); -1 for other names.
-long frame_step(const std::filesystem::path& file) {
-  const std::string stem = file.stem().string();
-  if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stol(stem);
-}
-
-/// Removes the frame files of steps after `step` from `dir` (creating it if missing).
-void remove_frames_after(const std::filesystem::path& dir, long step) {
-  std::filesystem::create_directories(dir);
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
-    if (frame_step(entry.path()) > step) std::filesystem::remove(entry.path());
 }
 
 /// `values` per tet, then zeros for the spring lines.
@@ -61,11 +40,11 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
     : m_dir(out_dir), m_format(format), m_frames(frames) {
   if (m_format.vtu) {
     if (resume) {
-      remove_frames_after(m_dir / "frames", resume_step);
+      remove_frame_files_after(m_dir / "frames", resume_step);
       const auto kept = PvdCollection::read_entries(m_dir / "frames.pvd");
       m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
       for (const auto& entry : kept)
-        if (frame_step(entry.file) <= resume_step) {
+        if (frame_file_step(entry.file) <= resume_step) {
           m_pvd->add(entry.time, entry.file, entry.part);
           ++m_count;
         }
@@ -74,15 +53,12 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
       m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
     }
   }
-  if (!resume && !frames.obstacles.empty()) {
-    recreate_folder(m_dir / "obstacles");
-    for (const FrameData::Obstacle& o : frames.obstacles)
-      write_obj(m_dir / "obstacles" / ("obstacle_" + std::to_string(o.index) + ".obj"), o.vertices,
-                o.faces);
-  }
+  if (!frames.obstacles.empty())
+    m_obstacles = std::make_unique<ObstacleFrameWriter>(m_dir, frames.obstacles, m_format.zlib,
+                                                        resume ? resume_step : -1, m_count);
   if (m_format.surface) {
     if (resume)
-      remove_frames_after(m_dir / "surface", resume_step);
+      remove_frame_files_after(m_dir / "surface", resume_step);
     else
       recreate_folder(m_dir / "surface");
     // The OBJ holds the boundary vertices only, renumbered in their original order.
@@ -155,14 +131,15 @@ void FrameWriter::write(int step, double t, const VecX& x, const VecX& v,
     for (const auto& [name, values] : extra) fields.point_vectors.emplace_back(name, &values);
     fields.active_vectors = m_format.rest_points;  // Warp By Vector picks it: only over rest X
     fields.time = t;
-    const auto file = m_dir / "frames" / frame_name(step, "vtu");
+    const auto file = m_dir / "frames" / frame_file_name(step, "vtu");
     write_vtu(file, m_format.rest_points ? m_frames.mesh.vertices : positions, m_frames.mesh.tets,
               fields);
     m_pvd->add(t, file);
+    if (m_obstacles) m_obstacles->write(step, t, positions);
   }
   if (m_format.surface) {
     const MatX3 boundary = positions(m_surface_vertices, Eigen::all);
-    write_obj(m_dir / "surface" / frame_name(step, "obj"), boundary, m_surface_faces);
+    write_obj(m_dir / "surface" / frame_file_name(step, "obj"), boundary, m_surface_faces);
   }
   ++m_count;
 }

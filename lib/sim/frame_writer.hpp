@@ -1,10 +1,12 @@
 #pragma once
-/// frames/NNNNNN.vtu + frames.pvd (and surface/NNNNNN.obj when asked) for the output steps.
+/// frames/NNNNNN.vtu + frames.pvd (and surface/NNNNNN.obj when asked; obstacles.pvd with the
+/// obstacles' surfaces when the scene has obstacles) for the output steps.
 #include <filesystem>
 #include <memory>
 
 #include "io/pvd_writer.hpp"
 #include "io/vtu_writer.hpp"
+#include "sim/obstacle_frames.hpp"
 #include "sim/simulated_system.hpp"
 
 namespace simrun {
@@ -45,6 +47,7 @@ class FrameWriter {
   FrameFormat m_format;
   const FrameData& m_frames;
   std::unique_ptr<PvdCollection> m_pvd;
+  std::unique_ptr<ObstacleFrameWriter> m_obstacles;  ///< obstacles.pvd beside frames.pvd
   /// Cell data, one entry per tet then per spring line (E, nu, density 0 and regions 0 there).
   VecX m_youngs, m_poisson, m_density;
   std::vector<int> m_regions, m_material_region, m_object;

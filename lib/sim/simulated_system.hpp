@@ -26,11 +26,14 @@ struct FrameData {
   std::vector<int> material_region;  ///< per-tet 1 + scene region index, 0 = none (cell data)
   MatX3i surface;                    ///< boundary triangles (for surface/*.obj)
   std::vector<int> object;  ///< per tet, then per spring line: the scene object index (cell data)
-  /// Static mesh obstacles, written once as OUT/obstacles/obstacle_<index>.obj.
+  /// The obstacles as triangle surfaces (sim/obstacle_frames.hpp): mesh obstacles as read and
+  /// placed, planes as squares and spheres as UV spheres drawn around the objects.
   struct Obstacle {
-    int index = -1;  ///< in the scene's "obstacles"
-    MatX3 vertices;
-    MatX3i faces;  ///< over `vertices`
+    int index = -1;    ///< in the scene's "obstacles"
+    MatX3 vertices;    ///< at rest (mesh obstacles: their initial placement)
+    MatX3i faces;      ///< over `vertices`
+    bool mesh = true;  ///< a mesh obstacle (also written as OUT/obstacles/obstacle_<index>.obj)
+    int first_vertex = -1;  ///< a moving obstacle's vertices in the full numbering (-1: fixed)
   };
   std::vector<Obstacle> obstacles;
   /// Static per-tet integer fields written as cell data (the multilevel solver's "partition").

@@ -95,6 +95,12 @@ struct NewtonStats {
   int projected_iterations = 0;  ///< iterations that used the PSD-projected Hessian
   int reused_iterations = 0;     ///< iterations that solved with a kept factorization
   double residual = 0.0;         ///< residual_norm at exit
+  /// Wall seconds in the objective's calls (the linear solver times its own work): gradients
+  /// (residuals) at accepted iterates, Hessian assemblies (projected ones included), and line
+  /// searches (feasible-step limits, trial values or residuals, and the line-search hooks).
+  double gradient_seconds = 0.0;
+  double hessian_seconds = 0.0;
+  double line_search_seconds = 0.0;
 };
 
 /// What a Newton solve keeps between calls: the Hessian (its pattern is not reallocated) and

@@ -18,6 +18,9 @@ class SolverMeter {
     m_stats.ldlt_fallbacks += after.ldlt_fallbacks - m_before.ldlt_fallbacks;
     m_stats.cg_iters += after.iterations - m_before.iterations;
     m_stats.cg_capped += after.capped_solves - m_before.capped_solves;
+    m_stats.factor_s += after.symbolic_seconds + after.factor_seconds - m_before.symbolic_seconds -
+                        m_before.factor_seconds;
+    m_stats.linear_solve_s += after.solve_seconds - m_before.solve_seconds;
     m_stats.ml_affine_iters += after.level_iterations[0] - m_before.level_iterations[0];
     m_stats.ml_sms_iters += after.level_iterations[1] - m_before.level_iterations[1];
     m_stats.ml_fine_iters += after.level_iterations[2] - m_before.level_iterations[2];

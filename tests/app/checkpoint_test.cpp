@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "app/cli.hpp"
 #include "app/scenes.hpp"
@@ -34,13 +37,21 @@ json driven_scene(const std::string& integrator) {
   return s;
 }
 
-/// stats.csv without its wall-time column.
+/// stats.csv without its wall-time columns (wall_s and every other "..._s" column).
 std::string stats_without_wall_time(const fs::path& file) {
   std::istringstream in(cli::read_file(file));
   std::string line, out;
+  std::vector<bool> keep;
   while (std::getline(in, line)) {
-    const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);
-    out += line.substr(0, b) + line.substr(c) + "\n";
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    if (keep.empty())
+      for (const std::string& name : cells)
+        keep.push_back(name.size() < 2 || name.compare(name.size() - 2, 2, "_s") != 0);
+    for (size_t i = 0; i < cells.size(); ++i)
+      if (i < keep.size() && keep[i]) out += cells[i] + ",";
+    out += "\n";
   }
   return out;
 }

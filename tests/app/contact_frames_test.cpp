@@ -76,12 +76,46 @@ simrun::TetMesh read_frame(const fs::path& file) {
 std::vector<simrun::SurfaceMesh> obstacle_surfaces(const fs::path& out) {
   std::vector<std::pair<int, fs::path>> files;
   if (fs::exists(out / "obstacles"))
-    for (const auto& entry : fs::directory_iterator(out / "obstacles"))
-      files.emplace_back(std::stoi(entry.path().stem().string().substr(9)), entry.path());
+    for (const auto& entry : fs::directory_iterator(out / "obstacles")) {
+      const std::string stem = entry.path().stem().string();
+      if (entry.path().extension() == ".obj" && stem.rfind("obstacle_", 0) == 0)
+        files.emplace_back(std::stoi(stem.substr(9)), entry.path());
+    }
   std::sort(files.begin(), files.end());
   std::vector<simrun::SurfaceMesh> surfaces;
   for (const auto& [index, file] : files) surfaces.push_back(simrun::read_surface(file));
   return surfaces;
+}
+
+/// The files OUT/obstacles.pvd lists, in order (relative to OUT).
+std::vector<std::string> obstacle_collection(const fs::path& out) {
+  const std::string pvd = cli::read_file(out / "obstacles.pvd");
+  std::vector<std::string> files;
+  for (size_t at = pvd.find("file=\""); at != std::string::npos; at = pvd.find("file=\"", at)) {
+    at += 6;
+    files.push_back(pvd.substr(at, pvd.find('"', at) - at));
+  }
+  return files;
+}
+
+/// Points, cell types and the "obstacle" cell array of an uncompressed obstacle VTU.
+struct ObstacleFrame {
+  simrun::MatX3 points;
+  std::vector<std::uint8_t> types;
+  std::vector<std::int32_t> obstacle;
+};
+
+ObstacleFrame read_obstacle_frame(const fs::path& file) {
+  const std::string xml = cli::read_file(file);
+  ObstacleFrame frame;
+  const auto points = data_array(xml, "Points");
+  frame.points.resize(static_cast<Eigen::Index>(points.size() / 24), 3);
+  std::memcpy(frame.points.data(), points.data(), points.size());
+  frame.types = data_array(xml, "types");
+  const auto ids = data_array(xml, "obstacle");
+  frame.obstacle.resize(ids.size() / 4);
+  std::memcpy(frame.obstacle.data(), ids.data(), ids.size());
+  return frame;
 }
 
 /// Checks every frame in out/frames: no two surface faces intersect (adjacent faces excepted)
@@ -234,6 +268,14 @@ TEST(ContactFrames, ABoxLandsOnAMeshObstacleWithoutIntersectingIt) {
                              (tmp / "out").string(), "--quiet", "--threads", "1"});
   ASSERT_EQ(r.code, 0) << r.describe();
   ASSERT_TRUE(fs::exists(tmp / "out" / "obstacles" / "obstacle_0.obj"));
+  // A static obstacle: one VTU of its four triangles, listed at every frame's time.
+  const std::vector<std::string> listed = obstacle_collection(tmp / "out");
+  EXPECT_EQ(listed.size(), cli::column(tmp / "out" / "energy.csv", "t").size());
+  for (const std::string& file : listed) EXPECT_EQ(file, "obstacles/obstacles.vtu");
+  const ObstacleFrame ridge = read_obstacle_frame(tmp / "out" / "obstacles" / "obstacles.vtu");
+  EXPECT_EQ(ridge.types, std::vector<std::uint8_t>(4, 5));
+  EXPECT_EQ(ridge.obstacle, std::vector<std::int32_t>(4, 0));
+  EXPECT_EQ(ridge.points.row(4), simrun::Vec3(0, 0.05, 0).transpose());
   const auto contacts = cli::column(tmp / "out" / "stats.csv", "contacts");
   EXPECT_GT(*std::max_element(contacts.begin(), contacts.end()), 0.0);
   for (double d : cli::column(tmp / "out" / "stats.csv", "min_distance")) EXPECT_GT(d, 0.0);
@@ -315,6 +357,54 @@ TEST(ContactFrames, AMovingMeshObstaclePushesABoxWithoutIntersectingIt) {
   const auto px = cli::column(tmp / "out" / "energy.csv", "px");
   EXPECT_NEAR(px.back(), 0.5 * 1.0, 0.05);  // the 1 kg box moves with the plate
   EXPECT_GE(check_frames(tmp / "out", "push"), 40);
+  // obstacles.pvd: one VTU per frame, the plane's square (obstacle 0, two triangles) then the
+  // plate (obstacle 1) at the frame's positions of its vertices (the frame's last four points).
+  const std::vector<std::string> listed = obstacle_collection(tmp / "out");
+  ASSERT_EQ(listed.size(), 41u);
+  EXPECT_EQ(listed.back(), "obstacles/000040.vtu");
+  const ObstacleFrame last = read_obstacle_frame(tmp / "out" / listed.back());
+  EXPECT_EQ(last.types, std::vector<std::uint8_t>(4, 5));
+  EXPECT_EQ(last.obstacle, (std::vector<std::int32_t>{0, 0, 1, 1}));
+  const simrun::TetMesh frame = read_frame(tmp / "out" / "frames" / "000040.vtu");
+  EXPECT_EQ(last.points.bottomRows(4), frame.vertices.bottomRows(4));
+  EXPECT_NEAR(last.points(4, 0), -0.3 + 0.5 * 40 * scene["time"]["dt"].get<double>(), 1e-6);
+  // The square lies in the plane y = 0 (ContactCli's floor) under the box.
+  EXPECT_EQ(last.points.topRows(4).col(1).cwiseAbs().maxCoeff(), 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ContactFrames, APressingObstacleMeetsItsScriptedPositionByAugmentedLagrangian) {
+  // A horizontal lid 2 mm above a box resting on the plane moves down 1 cm in two steps and
+  // holds: it squeezes the box, whose elastic reaction (about a hundred newtons) holds the lid's
+  // penalty-tied vertices back by F / k ~ 1e-8 m, more than the held steps' tolerance (1e-9 of
+  // the lid's 0.42 m diagonal). The multiplier updates bring the lag under it (measured: 3e-9 m
+  // in the moving steps, under their 5e-6 m tolerance; 1e-15 m after one update when held).
+  TempDir tmp;
+  tmp.write("lid.obj", std::string("v -0.15 0 -0.15\nv 0.15 0 -0.15\nv 0.15 0 0.15\n"
+                                   "v -0.15 0 0.15\nf 1 2 3\nf 1 3 4\n"));
+  json scene = drop_scene("be");
+  scene["time"]["steps"] = 6;
+  scene["obstacles"].push_back(
+      {{"mesh",
+        {{"file", "lid.obj"},
+         {"transform", {{"translate", {0, 0.2025, 0}}}},
+         {"motion", {{"translate", {{"velocity", {0, -0.5, 0}}, {"duration", 0.02}}}}}}}});
+  json& box = scene["objects"][0];
+  box["mesh"]["transform"]["translate"] = {-0.1, 0.0005, -0.1};
+  box["initial"]["velocity"] = {0, 0, 0};
+  const Result r = cli::run({"run", tmp.write("squeeze.json", scene).string(), "-o",
+                             (tmp / "out").string(), "--quiet", "--threads", "1"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const auto updates = cli::column(tmp / "out" / "stats.csv", "multiplier_updates");
+  const auto lag = cli::column(tmp / "out" / "stats.csv", "kinematic_lag");
+  ASSERT_EQ(lag.size(), 6u);
+  EXPECT_GT(*std::max_element(updates.begin(), updates.end()), 0.0);
+  for (size_t step = 2; step < lag.size(); ++step) EXPECT_LE(lag[step], 0.42e-9) << step;
+  for (double d : cli::column(tmp / "out" / "stats.csv", "min_distance")) EXPECT_GT(d, 0.0);
+  EXPECT_GE(check_frames(tmp / "out", "squeeze"), 6);
 }
 
 }  // namespace

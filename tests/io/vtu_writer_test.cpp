@@ -165,6 +165,37 @@ TEST(VtuWriter, LineCellsFollowTheTets) {
   EXPECT_THROW(vtu_document(mesh.positions, mesh.tets, bad_springs), std::invalid_argument);
 }
 
+TEST(VtuWriter, TriangleCellsFollowTheTetsAndLines) {
+  const TwoTets mesh;
+  const std::vector<std::array<int, 2>> lines = {{0, 4}};
+  const MatX3i triangles{{0, 1, 2}, {1, 2, 4}};
+  VtuFields f;
+  f.lines = &lines;
+  f.triangles = &triangles;
+  const std::vector<int> per_cell{0, 0, 0, 3, 3};
+  f.cell_ints = {{"obstacle", &per_cell}};
+  const std::string xml = vtu_document(mesh.positions, mesh.tets, f);
+  EXPECT_NE(xml.find("NumberOfCells=\"5\""), std::string::npos);
+  EXPECT_EQ(array_values<std::int64_t>(xml, "connectivity"),
+            (std::vector<std::int64_t>{0, 1, 2, 3, 1, 2, 3, 4, 0, 4, 0, 1, 2, 1, 2, 4}));
+  EXPECT_EQ(array_values<std::int64_t>(xml, "offsets"),
+            (std::vector<std::int64_t>{4, 8, 10, 13, 16}));
+  EXPECT_EQ(array_values<std::uint8_t>(xml, "types"), (std::vector<std::uint8_t>{10, 10, 3, 5, 5}));
+  // Triangles only (an obstacle surface), and a triangle outside the points is rejected.
+  VtuFields surface_only;
+  surface_only.triangles = &triangles;
+  const std::string only = vtu_document(mesh.positions, MatX4i(0, 4), surface_only);
+  EXPECT_EQ(array_values<std::uint8_t>(only, "types"), (std::vector<std::uint8_t>{5, 5}));
+  const MatX3i bad{{0, 1, 5}};
+  VtuFields bad_surface;
+  bad_surface.triangles = &bad;
+  EXPECT_THROW(vtu_document(mesh.positions, mesh.tets, bad_surface), std::invalid_argument);
+  // The cell arrays count the triangles too.
+  const std::vector<int> too_short{0, 0, 0};
+  f.cell_ints = {{"obstacle", &too_short}};
+  EXPECT_THROW(vtu_document(mesh.positions, mesh.tets, f), std::invalid_argument);
+}
+
 TEST(VtuWriter, OverwritesAnExistingFrameWhole) {
   test::TempFolder folder;
   const TwoTets mesh;

@@ -47,6 +47,26 @@ TEST(ParseScene, FillsDefaults) {
   EXPECT_EQ(json::parse(normalized_scene_text(scene)), n);
 }
 
+TEST(ParseScene, ContactScenesGetTheContactNewtonCapUnlessTheyGiveOne) {
+  SceneFolder dir;
+  json scene = json::parse(minimal_scene());
+  scene["integrator"] = {{"type", "be"}};
+  scene["contact"] = json::object();
+  EXPECT_EQ(parse_scene(dir.write("contact.json", scene.dump())).integrator.newton.max_iterations,
+            kContactNewtonIterations);
+  scene["integrator"]["newton"]["max_iterations"] = 7;
+  EXPECT_EQ(parse_scene(dir.write("given.json", scene.dump())).integrator.newton.max_iterations, 7);
+  // A --set of the cap wins too, and a scene without contact keeps 20.
+  scene["integrator"]["newton"].erase("max_iterations");
+  EXPECT_EQ(
+      parse_scene(dir.write("set.json", scene.dump()), {"/integrator/newton/max_iterations=9"})
+          .integrator.newton.max_iterations,
+      9);
+  scene.erase("contact");
+  EXPECT_EQ(parse_scene(dir.write("plain.json", scene.dump())).integrator.newton.max_iterations,
+            20);
+}
+
 TEST(ParseScene, ContractExampleLoads) {
   SceneFolder dir;
   const auto file = dir.write("cantilever.json", R"({
