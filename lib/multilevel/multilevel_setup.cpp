@@ -160,6 +160,7 @@ MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& in,
     partition.clusters = std::min({wanted, end - first, int(mesh.global_vertex.size())});
     result.clamped_partitions += wanted - partition.clusters;
     partition.jump_penalty = settings.jump_penalty;
+    partition.contrast_cap = settings.contrast_cap;
     partition.seed = settings.seed;
     const MeshPartition parts =
         partition_tets(mesh.rest, mesh.tets, mesh.youngs, mesh.material, partition);

@@ -27,6 +27,7 @@ struct MultilevelInput {
 struct MultilevelSetupSettings {
   int partitions = 16;        ///< initial k over the scene, split over objects by tet count
   double jump_penalty = 0.0;  ///< Sec. 3.6.2 factor c (0: off)
+  double contrast_cap = 0.0;  ///< PartitionSettings::contrast_cap (0: the plain ratio)
   std::uint64_t seed = 1;     ///< k-means++ seeding
   bool dirichlet_aware = true;
 };

@@ -36,6 +36,9 @@ void validate(const MatX3& rest, const MatX4i& tets, const VecX& youngs,
   require(std::isfinite(s.jump_penalty) && s.jump_penalty >= 0.0 && s.jump_penalty <= 1.0,
           "solver.jump_penalty: expected 0 (off) or a factor in (0, 1] (paper: 0.1-0.5), got " +
               short_number(s.jump_penalty));
+  require(s.contrast_cap == 0.0 || (std::isfinite(s.contrast_cap) && s.contrast_cap >= 1.0),
+          "solver.contrast_cap: expected 0 (no cap) or a ratio >= 1, got " +
+              short_number(s.contrast_cap));
   require(youngs.size() == tet_count, "partition: expected one Young's modulus per tet (" +
                                           plural(tet_count, "tet") + "), got " +
                                           std::to_string(youngs.size()));
@@ -311,10 +314,12 @@ int repair_connectivity(const MatX4i& tets, const VecX& volume, std::vector<int>
 }  // namespace
 
 VecX partition_element_weights(const MatX4i& tets, const VecX& youngs,
-                               const std::vector<int>& material, double jump_penalty) {
+                               const std::vector<int>& material, double jump_penalty,
+                               double contrast_cap) {
   const int elements = static_cast<int>(tets.rows());
   if (elements == 0) return {};
   VecX weight = youngs / youngs.minCoeff();
+  if (contrast_cap > 0.0) weight = weight.cwiseMin(contrast_cap);
   if (jump_penalty <= 0.0 || material.empty()) return weight;
   // A vertex is on an interface when its tets carry more than one material id.
   const int vertices = tets.maxCoeff() + 1;
@@ -345,7 +350,9 @@ MeshPartition partition_tets(const MatX3& rest, const MatX4i& tets, const VecX& 
                 short_number(youngs[e]) + "; expected a positive number");
 
   const HeatGeodesic geodesic(
-      rest, tets, partition_element_weights(tets, youngs, material, settings.jump_penalty));
+      rest, tets,
+      partition_element_weights(tets, youngs, material, settings.jump_penalty,
+                                settings.contrast_cap));
   const VecX volume = tet_volumes(rest, tets).cwiseAbs();
   std::mt19937_64 rng(settings.seed);
 

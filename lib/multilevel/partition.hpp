@@ -17,6 +17,9 @@ struct PartitionSettings {
   double prune_ratio = 1.75;  ///< median volume / cluster volume above this -> candidate
   /// c in [0.1, 0.5]: tets touching a material interface get w = c * E_softest; 0 = off.
   double jump_penalty = 0.0;
+  /// Largest heat-metric weight E_e / min E (digest 4.1 [REC], pitfall 20: the plain ratio can
+  /// make a stiff region one partition); 0 = no cap (the paper's plain ratio).
+  double contrast_cap = 0.0;
   std::uint64_t seed = 1;  ///< kmeans++ seeding (std::mt19937_64, own sampling: portable)
 };
 
@@ -30,11 +33,12 @@ struct MeshPartition {
   int repaired_components = 0;  ///< stray face-connected pieces moved by the repair
 };
 
-/// Element weights of the heat metric (digest 4.1): w_e = E_e / min E, and with a jump penalty
-/// c > 0, w_e = c for every tet with a vertex shared with a tet of another `material` id (empty
-/// `material`: one material, no penalty).
+/// Element weights of the heat metric (digest 4.1): w_e = E_e / min E, capped at contrast_cap
+/// when it is > 0, and with a jump penalty c > 0, w_e = c for every tet with a vertex shared
+/// with a tet of another `material` id (empty `material`: one material, no penalty).
 VecX partition_element_weights(const MatX4i& tets, const VecX& youngs,
-                               const std::vector<int>& material, double jump_penalty);
+                               const std::vector<int>& material, double jump_penalty,
+                               double contrast_cap = 0.0);
 
 /// Partitions the tets into at most settings.clusters face-connected partitions (more only when
 /// the mesh has more face-connected pieces than clusters: every piece gets its own partition).

@@ -77,6 +77,7 @@ std::uint64_t multilevel_input_hash(const MultilevelInput& in,
   for (bool fixed : in.fixed) h.pod(static_cast<unsigned char>(fixed));
   h.pod(settings.partitions);
   h.pod(settings.jump_penalty);
+  h.pod(settings.contrast_cap);
   h.pod(settings.seed);
   h.pod(static_cast<unsigned char>(settings.dirichlet_aware));
   return h.value;

@@ -104,6 +104,7 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   MultilevelSetupSettings settings;
   settings.partitions = scene.solver.partitions;
   settings.jump_penalty = scene.solver.jump_penalty;
+  settings.contrast_cap = scene.solver.contrast_cap;
   settings.seed = static_cast<std::uint64_t>(scene.solver.seed);
   settings.dirichlet_aware = scene.solver.dirichlet_aware;
   const MultilevelInput input = multilevel_input(built);

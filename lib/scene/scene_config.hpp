@@ -238,6 +238,7 @@ struct SolverConfig {
   double subspace_tolerance = 1e-4;  ///< affine and SMS PCG relative residual
   bool assembled_subspace = true;    ///< subspace_products "assembled" (else matrix-free PCG)
   double jump_penalty = 0.0;         ///< material-interface heat weight (x softest E)
+  double contrast_cap = 0.0;         ///< largest heat weight E / min E (0: no cap)
   int seed = 1;                      ///< k-means++ seed
   bool dirichlet_aware = true;       ///< Eq. 11 weights
   std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative

@@ -294,6 +294,7 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.subspace_tolerance = solver.at("subspace_tolerance").get<double>();
   c.solver.assembled_subspace = solver.at("subspace_products").get<std::string>() == "assembled";
   c.solver.jump_penalty = solver.at("jump_penalty").get<double>();
+  c.solver.contrast_cap = solver.at("contrast_cap").get<double>();
   c.solver.seed = solver.at("seed").get<int>();
   c.solver.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
   c.solver.cache = solver.at("cache").get<std::string>();

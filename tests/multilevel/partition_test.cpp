@@ -148,6 +148,42 @@ TEST(Partition, JumpPenaltyKeepsPartitionsOffTheInterface) {
   EXPECT_LT(after, before - 0.05) << "straddling fraction without " << before << ", with " << after;
 }
 
+/// Partitions holding mostly stiff (material 1) tets, by volume.
+int stiff_partitions(const TwoMaterialBox& box, const MeshPartition& p) {
+  const VecX volume = tet_volumes(box.mesh.vertices, box.mesh.tets);
+  std::vector<double> stiff(p.count(), 0.0), total(p.count(), 0.0);
+  for (int e = 0; e < box.mesh.num_tets(); ++e) {
+    total[p.element_label[e]] += volume[e];
+    if (box.material[e] == 1) stiff[p.element_label[e]] += volume[e];
+  }
+  int count = 0;
+  for (int c = 0; c < p.count(); ++c) count += stiff[c] > 0.5 * total[c];
+  return count;
+}
+
+TEST(Partition, AContrastCapGivesTheStiffRegionMorePartitions) {
+  // Pitfall 20: with the plain ratio (1000 here) heat crosses the stiff half at once, so its
+  // geodesic distances collapse and it ends as few partitions; capping the weight at 10 keeps
+  // distances there meaningful.
+  const TwoMaterialBox box;
+  PartitionSettings settings;
+  settings.clusters = 16;
+  const MeshPartition plain =
+      partition_tets(box.mesh.vertices, box.mesh.tets, box.youngs, box.material, settings);
+  settings.contrast_cap = 10.0;
+  const MeshPartition capped =
+      partition_tets(box.mesh.vertices, box.mesh.tets, box.youngs, box.material, settings);
+  expect_valid(box.mesh, capped);
+  const int before = stiff_partitions(box, plain), after = stiff_partitions(box, capped);
+  EXPECT_GT(after, before) << "stiff partitions: " << before << " plain, " << after << " capped";
+  // The cap is the weights' largest value; 1 leaves the metric unweighted.
+  const VecX w = partition_element_weights(box.mesh.tets, box.youngs, {}, 0.0, 10.0);
+  EXPECT_EQ(w.maxCoeff(), 10.0);
+  EXPECT_EQ(w.minCoeff(), 1.0);
+  EXPECT_EQ(partition_element_weights(box.mesh.tets, box.youngs, {}, 0.0, 1.0),
+            VecX::Ones(box.mesh.num_tets()));
+}
+
 TEST(Partition, PruningRemovesSmallClusters) {
   const TetMesh mesh = make_box(Vec3(1, 1, 1), Eigen::Vector3i(8, 8, 8), 6);
   PartitionSettings settings;
@@ -211,6 +247,9 @@ TEST(Partition, BadSettingsThrowNamingTheSetting) {
   s.jump_penalty = -0.1;
   EXPECT_NE(message(s, youngs, mesh.tets).find("solver.jump_penalty"), std::string::npos);
   s.jump_penalty = 0.0;
+  s.contrast_cap = 0.5;
+  EXPECT_NE(message(s, youngs, mesh.tets).find("solver.contrast_cap"), std::string::npos);
+  s.contrast_cap = 0.0;
   s.prune_interval = 0;
   EXPECT_NE(message(s, youngs, mesh.tets).find("solver.prune_interval"), std::string::npos);
   // The whole valid range works, up to one partition per tet.
