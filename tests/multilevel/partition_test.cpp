@@ -101,6 +101,27 @@ TEST(Partition, UniformBoxGivesValidDeterministicPartitions) {
   EXPECT_EQ(a.lloyd_iterations, b.lloyd_iterations);
 }
 
+/// Per partition: its volume and whether most of it is stiff (material 1).
+struct PartitionVolumes {
+  std::vector<double> total;
+  std::vector<bool> mostly_stiff;
+  int stiff_count() const {
+    return static_cast<int>(std::count(mostly_stiff.begin(), mostly_stiff.end(), true));
+  }
+};
+
+PartitionVolumes partition_volumes(const TwoMaterialBox& box, const MeshPartition& p) {
+  const VecX volume = tet_volumes(box.mesh.vertices, box.mesh.tets);
+  std::vector<double> stiff(p.count(), 0.0);
+  PartitionVolumes v{std::vector<double>(p.count(), 0.0), {}};
+  for (int e = 0; e < box.mesh.num_tets(); ++e) {
+    v.total[p.element_label[e]] += volume[e];
+    if (box.material[e] == 1) stiff[p.element_label[e]] += volume[e];
+  }
+  for (int c = 0; c < p.count(); ++c) v.mostly_stiff.push_back(stiff[c] > 0.5 * v.total[c]);
+  return v;
+}
+
 TEST(Partition, StiffHalfGetsLargerPartitions) {
   // Paper Figs. 10 and 16: stiffness-weighted geodesics are short in stiff regions, so their
   // clusters cover more volume.
@@ -110,18 +131,12 @@ TEST(Partition, StiffHalfGetsLargerPartitions) {
   const MeshPartition p =
       partition_tets(box.mesh.vertices, box.mesh.tets, box.youngs, box.material, settings);
   expect_valid(box.mesh, p);
-  const VecX volume = tet_volumes(box.mesh.vertices, box.mesh.tets);
-  std::vector<double> stiff(p.count(), 0.0), total(p.count(), 0.0);
-  for (int e = 0; e < box.mesh.num_tets(); ++e) {
-    total[p.element_label[e]] += volume[e];
-    if (box.material[e] == 1) stiff[p.element_label[e]] += volume[e];
-  }
+  const PartitionVolumes v = partition_volumes(box, p);
   double stiff_sum = 0.0, soft_sum = 0.0;
   int stiff_count = 0, soft_count = 0;
   for (int c = 0; c < p.count(); ++c) {
-    const bool mostly_stiff = stiff[c] > 0.5 * total[c];
-    (mostly_stiff ? stiff_sum : soft_sum) += total[c];
-    ++(mostly_stiff ? stiff_count : soft_count);
+    (v.mostly_stiff[c] ? stiff_sum : soft_sum) += v.total[c];
+    ++(v.mostly_stiff[c] ? stiff_count : soft_count);
   }
   ASSERT_GT(stiff_count, 0);
   ASSERT_GT(soft_count, 0);
@@ -148,19 +163,6 @@ TEST(Partition, JumpPenaltyKeepsPartitionsOffTheInterface) {
   EXPECT_LT(after, before - 0.05) << "straddling fraction without " << before << ", with " << after;
 }
 
-/// Partitions holding mostly stiff (material 1) tets, by volume.
-int stiff_partitions(const TwoMaterialBox& box, const MeshPartition& p) {
-  const VecX volume = tet_volumes(box.mesh.vertices, box.mesh.tets);
-  std::vector<double> stiff(p.count(), 0.0), total(p.count(), 0.0);
-  for (int e = 0; e < box.mesh.num_tets(); ++e) {
-    total[p.element_label[e]] += volume[e];
-    if (box.material[e] == 1) stiff[p.element_label[e]] += volume[e];
-  }
-  int count = 0;
-  for (int c = 0; c < p.count(); ++c) count += stiff[c] > 0.5 * total[c];
-  return count;
-}
-
 TEST(Partition, AContrastCapGivesTheStiffRegionMorePartitions) {
   // Pitfall 20: with the plain ratio (1000 here) heat crosses the stiff half at once, so its
   // geodesic distances collapse and it ends as few partitions; capping the weight at 10 keeps
@@ -174,7 +176,8 @@ TEST(Partition, AContrastCapGivesTheStiffRegionMorePartitions) {
   const MeshPartition capped =
       partition_tets(box.mesh.vertices, box.mesh.tets, box.youngs, box.material, settings);
   expect_valid(box.mesh, capped);
-  const int before = stiff_partitions(box, plain), after = stiff_partitions(box, capped);
+  const int before = partition_volumes(box, plain).stiff_count();
+  const int after = partition_volumes(box, capped).stiff_count();
   EXPECT_GT(after, before) << "stiff partitions: " << before << " plain, " << after << " capped";
   // The cap is the weights' largest value; 1 leaves the metric unweighted.
   const VecX w = partition_element_weights(box.mesh.tets, box.youngs, {}, 0.0, 10.0);
