@@ -52,29 +52,33 @@ ObstacleFrameWriter::ObstacleFrameWriter(const std::filesystem::path& out_dir,
     if (o.mesh)
       write_obj(m_dir / ("obstacle_" + std::to_string(o.index) + ".obj"), o.vertices, o.faces);
   m_pvd = std::make_unique<PvdCollection>(pvd_path);
-  if (!m_moving) write(-1, 0.0, MatX3());  // the one static file (no collection entry)
+  if (!m_moving) write_surface(m_dir / kStaticFile, std::nullopt);
 }
 
 void ObstacleFrameWriter::write(int step, double t, const MatX3& x) {
-  const bool static_file_only = step < 0;
-  const std::filesystem::path file =
-      m_dir / (m_moving ? frame_file_name(step, "vtu") : kStaticFile);
-  if (m_moving || static_file_only) {
-    Eigen::Index v = 0;
-    for (const FrameData::Obstacle& o : m_obstacles) {
-      if (o.first_vertex >= 0 && x.rows() >= o.first_vertex + o.vertices.rows())
-        m_vertices.middleRows(v, o.vertices.rows()) =
-            x.middleRows(o.first_vertex, o.vertices.rows());
-      v += o.vertices.rows();
-    }
-    VtuFields fields;
-    fields.triangles = &m_faces;
-    fields.cell_ints = {{"obstacle", &m_obstacle_of_face}};
-    fields.zlib = m_zlib;
-    if (!static_file_only) fields.time = t;
-    write_vtu(file, m_vertices, MatX4i(0, 4), fields);
+  if (!m_moving) {
+    m_pvd->add(t, m_dir / kStaticFile);
+    return;
   }
-  if (!static_file_only) m_pvd->add(t, file);
+  Eigen::Index v = 0;
+  for (const FrameData::Obstacle& o : m_obstacles) {
+    if (o.first_vertex >= 0 && x.rows() >= o.first_vertex + o.vertices.rows())
+      m_vertices.middleRows(v, o.vertices.rows()) = x.middleRows(o.first_vertex, o.vertices.rows());
+    v += o.vertices.rows();
+  }
+  const std::filesystem::path file = m_dir / frame_file_name(step, "vtu");
+  write_surface(file, t);
+  m_pvd->add(t, file);
+}
+
+void ObstacleFrameWriter::write_surface(const std::filesystem::path& file,
+                                        std::optional<double> t) const {
+  VtuFields fields;
+  fields.triangles = &m_faces;
+  fields.cell_ints = {{"obstacle", &m_obstacle_of_face}};
+  fields.zlib = m_zlib;
+  fields.time = t;
+  write_vtu(file, m_vertices, MatX4i(0, 4), fields);
 }
 
 }  // namespace simrun

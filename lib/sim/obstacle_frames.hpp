@@ -6,6 +6,7 @@
 /// same time. Mesh obstacles are also written once as OUT/obstacles/obstacle_<index>.obj.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "io/pvd_writer.hpp"
@@ -27,6 +28,9 @@ class ObstacleFrameWriter {
   void write(int step, double t, const MatX3& x);
 
  private:
+  /// The obstacles at m_vertices as one VTU (with its time when given).
+  void write_surface(const std::filesystem::path& file, std::optional<double> t) const;
+
   std::filesystem::path m_dir;
   const std::vector<FrameData::Obstacle>& m_obstacles;
   bool m_zlib;
