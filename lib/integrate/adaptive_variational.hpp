@@ -63,6 +63,10 @@ class AdaptiveVariational final : public Integrator {
   /// The last step's real size t_k+1 - t_k and discrete energy E_k+1 = -D3 L.
   double last_step() const { return m_last_dt; }
   double discrete_energy() const { return m_last_energy; }
+  bool has_discrete_energy() const override { return true; }
+  double discrete_energy(const Model& /*model*/) const override {
+    return m_steps > 0 ? m_last_energy : std::numeric_limits<double>::quiet_NaN();
+  }
   /// E_1, the energy lambda is measured from (NaN before the first step).
   double reference_energy() const { return m_reference_energy; }
   int last_iterations() const { return m_last_iterations; }

@@ -1,6 +1,7 @@
 #pragma once
 /// Time integrator interface. Integrators are written against the Model (never a material) and
 /// advance the free-DOF state (q, v) by one step h.
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -158,6 +159,13 @@ class Integrator {
   /// eigenbases are not history: a resumed run recomputes them.
   virtual IntegratorHistory history() const { return {}; }
   virtual void restore_history(const IntegratorHistory& /*history*/) {}
+  /// True for schemes with a discrete energy E_d = -dL_d/dh of their discrete Lagrangian
+  /// (variational integrators); energy.csv then gets a discrete_energy column.
+  virtual bool has_discrete_energy() const { return false; }
+  /// E_d of the last step taken (NaN before the first step, or without one).
+  virtual double discrete_energy(const Model& /*model*/) const {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
 };
 
 /// The integrator registered under `name`; throws InputError naming the known ones otherwise.

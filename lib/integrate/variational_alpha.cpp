@@ -1,6 +1,7 @@
 #include "integrate/variational_alpha.hpp"
 
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "core/parallel.hpp"
@@ -82,6 +83,7 @@ Status VariationalAlpha::linear_step(Model& model, State& state, double h, StepS
   VecX v;
   m_linear_solver->solve(rhs, v);
   if (!v.allFinite()) return Status::kNumericalIssue;
+  remember_step(v, state.q + m_alpha * h * v);
   state.q += h * v;
   state.v = (v - a * state.v) / b;
   state.t += h;
@@ -158,10 +160,22 @@ Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats
   if (const Status s = m_mass.solve_mass(model, p_next, v_next, stats); s != Status::kSuccess)
     return s;
   if (!v_next.allFinite() || !v.allFinite()) return Status::kNumericalIssue;
+  remember_step(v, q_a);
   state.q += h * v;
   state.v = std::move(v_next);
   state.t += h;
   return Status::kSuccess;
+}
+
+void VariationalAlpha::remember_step(const VecX& v, const VecX& q_a) {
+  m_last_v = v;
+  m_last_q_a = q_a;
+}
+
+double VariationalAlpha::discrete_energy(const Model& model) const {
+  // L_d = (h/2) v^T M v - h W(q_a) with q_a = q_k + alpha h v: -dL_d/dh at fixed q_k, q_k+1.
+  if (m_last_v.size() == 0) return std::numeric_limits<double>::quiet_NaN();
+  return 0.5 * m_last_v.dot(model.apply_mass(m_last_v)) + model.potential_energy(m_last_q_a);
 }
 
 }  // namespace simrun

@@ -59,7 +59,17 @@ class VariationalAlpha final : public ImplicitIntegrator {
  protected:
   Status attempt(Model& model, State& state, double h, StepStats& stats) override;
 
+ public:
+  /// E_d(q_k, q_k+1) = -dL_d/dh = 1/2 v^T M v + W(q_a) of the last step (the energy the
+  /// discrete Lagrangian's time invariance defines; digest 004 Sec. 6, adaptive variational).
+  bool has_discrete_energy() const override { return true; }
+  double discrete_energy(const Model& model) const override;
+
  private:
+  /// The last step's v = (q_k+1 - q_k) / h and quadrature point q_a, for discrete_energy().
+  void remember_step(const VecX& v, const VecX& q_a);
+  VecX m_last_v, m_last_q_a;
+
   /// The Lilyan minimization for 0 < alpha < 1: q_a into x.
   Status solve_implicit(Model& model, const State& state, double h, VecX& x, StepStats& stats);
   /// The linear-elasticity step (0 < alpha < 1, quadratic model, constant damping).

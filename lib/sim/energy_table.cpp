@@ -28,13 +28,14 @@ std::vector<std::pair<std::string, double>> grouped(const Model& model, const Ve
 }  // namespace
 
 EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q,
-                         const VecX& v, long resume_step, bool adaptive)
-    : m_adaptive(adaptive) {
+                         const VecX& v, long resume_step, bool adaptive, bool discrete_energy)
+    : m_adaptive(adaptive), m_discrete(discrete_energy) {
   std::vector<std::string> columns = {"step", "t"};
   for (const auto& entry : grouped(model, q, v)) columns.push_back(entry.first);
   columns.push_back("total");
   for (const char* name : kMomentumColumns) columns.emplace_back(name);
   if (adaptive) columns.insert(columns.end(), {"h", "lambda"});
+  if (discrete_energy) columns.emplace_back("discrete_energy");
   m_csv = std::make_unique<CsvWriter>(
       resume_step >= 0 ? CsvWriter::resumed(path, columns, resume_step) : CsvWriter(path, columns));
 }
@@ -50,13 +51,15 @@ EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v)
   return row;
 }
 
-void EnergyTable::write(int step, double t, const EnergyRow& energies, double h, double lambda) {
+void EnergyTable::write(int step, double t, const EnergyRow& energies, double h, double lambda,
+                        double discrete) {
   std::vector<double> row = {static_cast<double>(step), t};
   row.insert(row.end(), energies.values.begin(), energies.values.end());
   row.push_back(energies.total);
   for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.linear[k]);
   for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.angular[k]);
   if (m_adaptive) row.insert(row.end(), {h, lambda});
+  if (m_discrete) row.push_back(discrete);
   m_csv->row(row);
 }
 

@@ -3,8 +3,10 @@
 /// e.g. the elastic energies of several objects, are summed), total, then the linear and
 /// angular momentum px, py, pz, lx, ly, lz (Model::momentum: p = M v, L about the origin), and
 /// for adaptive runs h (the step's real size) and lambda (the time constraint's multiplier,
-/// integrate/adaptive_variational.hpp).
+/// integrate/adaptive_variational.hpp), and for variational integrators discrete_energy (the
+/// last step's E_d = -dL_d/dh, Integrator::discrete_energy; NaN in the first row).
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,15 +28,18 @@ class EnergyTable {
   /// Writes the header, with the energy columns the model reports at (q, v).
   /// `resume_step` >= 0: continue the file of a run resumed at that step (CsvWriter::resumed).
   EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q, const VecX& v,
-              long resume_step = -1, bool adaptive = false);
+              long resume_step = -1, bool adaptive = false, bool discrete_energy = false);
   /// Evaluates the energies once (the step loop tests the total before writing the row).
   static EnergyRow measure(const Model& model, const VecX& q, const VecX& v);
-  /// Appends the row of `step` (h and lambda: written for adaptive tables only).
-  void write(int step, double t, const EnergyRow& energies, double h = 0.0, double lambda = 0.0);
+  /// Appends the row of `step` (h and lambda: written for adaptive tables only; discrete: for
+  /// tables with the discrete_energy column only).
+  void write(int step, double t, const EnergyRow& energies, double h = 0.0, double lambda = 0.0,
+             double discrete = std::numeric_limits<double>::quiet_NaN());
 
  private:
   std::unique_ptr<CsvWriter> m_csv;
   bool m_adaptive = false;
+  bool m_discrete = false;
 };
 
 }  // namespace simrun

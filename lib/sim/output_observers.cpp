@@ -10,15 +10,18 @@ void EnergyCsvObserver::begin(const Simulation& simulation, const StepRecord& in
   std::filesystem::create_directories(m_path.parent_path());
   m_table = std::make_unique<EnergyTable>(m_path, simulation.model(), simulation.state().q,
                                           simulation.state().v, initial.resumed ? initial.step : -1,
-                                          simulation.settings().adaptive);
+                                          simulation.settings().adaptive,
+                                          simulation.primary().integrator().has_discrete_energy());
   if (!initial.resumed) m_table->write(initial.step, initial.t, *initial.energies);
 }
 
 void EnergyCsvObserver::after_step(const Simulation& simulation, const StepRecord& record) {
   const auto* adaptive =
       dynamic_cast<const AdaptiveVariational*>(&simulation.primary().integrator());
+  const Integrator& integrator = simulation.primary().integrator();
   m_table->write(record.step, record.t, *record.energies, record.h,
-                 adaptive ? adaptive->lambda() : 0.0);
+                 adaptive ? adaptive->lambda() : 0.0,
+                 integrator.discrete_energy(simulation.primary().model()));
 }
 
 void StatsCsvObserver::begin(const Simulation&, const StepRecord& initial) {
