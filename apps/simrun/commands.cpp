@@ -257,7 +257,8 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   scene_json["output"]["dir"] = out.string();
   if (total_steps >= 0) {
     scene_json["time"]["steps"] = total_steps;
-    scene_json["time"].erase("end");
+    // A fixed-step run ends at its step count; an adaptive one at "end" (steps is its cap).
+    if (!scene_json["time"].contains("adaptive")) scene_json["time"].erase("end");
   }
   const fs::path scene_file = out / "checkpoint" / "scene.json";
   write_file_atomically(

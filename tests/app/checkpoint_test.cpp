@@ -102,6 +102,27 @@ TEST(Checkpoint, FiftyPlusResumedFiftyStepsEqualAHundredBitForBit) {
   }
 }
 
+TEST(Checkpoint, AnAdaptiveRunResumedWithAStepCapEndsAtItsEndTimeBitForBit) {
+  // Adaptive runs end at time.end (time.steps is only their cap): `resume --steps N` raises the
+  // cap and keeps the end time; the symplectic adaptivity's history (E_1, the last step) comes
+  // back from the checkpoint, so the continuation takes the uninterrupted run's steps.
+  TempDir tmp;
+  json s = cli::read_json(cli::kSourceDir / "scenes" / "kharevych_three_masses.json");
+  s["time"]["end"] = 1.0;
+  s["output"] = {{"every", 10}};  // VTU frames of the springs every 10 steps
+  const auto scene = tmp.write("adaptive.json", s);
+  const fs::path straight = tmp / "straight", split = tmp / "split";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", straight.string(), "--quiet"}).code, 0);
+  const Result first = cli::run({"run", scene.string(), "-o", split.string(), "--quiet", "--steps",
+                                 "100", "--checkpoint-every", "50"});
+  ASSERT_EQ(first.code, 0) << first.describe();
+  const Result resumed = cli::run({"resume", split.string(), "--steps", "100000", "--quiet"});
+  ASSERT_EQ(resumed.code, 0) << resumed.describe();
+  EXPECT_GT(cli::lines(straight / "energy.csv").size(), 300u);  // well past the 100 steps
+  expect_same_outputs(straight, split, "adaptive");
+  EXPECT_EQ(cli::read_json(split / "run.json").at("status"), "finished");
+}
+
 TEST(Checkpoint, AResumeFromAnEarlierCheckpointDropsTheRowsAndFramesAfterIt) {
   TempDir tmp;
   const auto scene = tmp.write("s.json", driven_scene("bdf2"));
