@@ -13,6 +13,7 @@
 
 #include "contact/barrier.hpp"
 #include "contact/collision_mesh_build.hpp"
+#include "contact/turned_boxes.hpp"
 #include "fem/dof_map.hpp"
 #include "fem/tet_pattern.hpp"
 #include "mesh/box.hpp"
@@ -25,37 +26,8 @@ using testing::fd_gradient;
 using testing::fd_jacobian;
 using testing::relative_error;
 
-/// Two unit-ish boxes, the second above the first with a gap of `gap`, turned slightly so that
-/// edges cross (edge-edge pairs) and corners face faces, and a floor plane `floor_gap` under the
-/// first.
-struct TwoBoxes {
-  TetMesh mesh;
-  std::vector<int> tet_object;
-  VecX x;
-};
-
-TwoBoxes two_boxes(double gap) {
-  const TetMesh a = make_box(Vec3(1.0, 0.5, 1.0), Eigen::Vector3i(2, 1, 2), 6);
-  TetMesh b = make_box(Vec3(0.6, 0.4, 0.6), Eigen::Vector3i(1, 1, 1), 6);
-  const Mat3 turn = Eigen::AngleAxisd(0.3, Vec3::UnitY()).toRotationMatrix() *
-                    Eigen::AngleAxisd(0.2, Vec3::UnitX()).toRotationMatrix();
-  // Lowest point of the turned box b, to put it `gap` above a's top face (y = 0.5).
-  MatX3 turned(b.num_vertices(), 3);
-  for (int v = 0; v < b.num_vertices(); ++v)
-    turned.row(v) = (turn * (b.vertices.row(v).transpose() - Vec3(0.3, 0.2, 0.3))).transpose();
-  const double lowest = turned.col(1).minCoeff();
-  for (int v = 0; v < b.num_vertices(); ++v)
-    turned.row(v) += Eigen::RowVector3d(0.5, 0.5 + gap - lowest, 0.5);
-  TwoBoxes out;
-  out.mesh.vertices.resize(a.num_vertices() + b.num_vertices(), 3);
-  out.mesh.vertices << a.vertices, turned;
-  out.mesh.tets.resize(a.num_tets() + b.num_tets(), 4);
-  out.mesh.tets << a.tets, (b.tets.array() + a.num_vertices()).matrix();
-  out.tet_object.assign(a.num_tets(), 0);
-  out.tet_object.insert(out.tet_object.end(), b.num_tets(), 1);
-  out.x = VecX(Eigen::Map<const VecX>(out.mesh.vertices.data(), out.mesh.vertices.size()));
-  return out;
-}
+using TwoBoxes = testing::TurnedBoxes;
+constexpr auto two_boxes = testing::turned_boxes;
 
 ContactBarrier make_barrier(const TwoBoxes& boxes, double dhat, double floor_height) {
   BarrierSettings settings;
