@@ -409,7 +409,9 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                   " does not exist (the reference "
                   "meshes have " +
                   std::to_string(reference_vertices) + " vertices)");
-    IntegratorSettings plain = integrator_settings(scene);  // no EigenFit on the reference
+    // No EigenFit on the reference, and exact directions: a multilevel run's reference solves
+    // with CHOLMOD (integrator_settings), being the truth error.csv measures the run against.
+    IntegratorSettings plain = integrator_settings(scene);
     if (frames.write_vtu || frames.write_surface)
       simulation->add_observer(frame_observer("reference", pair->reference.frames,
                                               [](const Simulation& s, VecX& x, VecX& v) {
