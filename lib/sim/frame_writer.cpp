@@ -54,8 +54,8 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
     }
   }
   if (!frames.obstacles.empty())
-    m_obstacles = std::make_unique<ObstacleFrameWriter>(m_dir, frames.obstacles, m_format.zlib,
-                                                        resume ? resume_step : -1, m_count);
+    m_obstacles = std::make_unique<ObstacleFrameWriter>(
+        m_dir, frames.obstacles, m_format.zlib, resume ? resume_step : -1, m_count, m_format.vtu);
   if (m_format.surface) {
     if (resume)
       remove_frame_files_after(m_dir / "surface", resume_step);

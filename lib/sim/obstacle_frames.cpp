@@ -16,7 +16,8 @@ constexpr const char* kStaticFile = "obstacles.vtu";
 
 ObstacleFrameWriter::ObstacleFrameWriter(const std::filesystem::path& out_dir,
                                          const std::vector<FrameData::Obstacle>& obstacles,
-                                         bool zlib, long resume_step, int kept_frames)
+                                         bool zlib, long resume_step, int kept_frames,
+                                         bool collection)
     : m_dir(out_dir / "obstacles"), m_obstacles(obstacles), m_zlib(zlib) {
   Eigen::Index n_vertices = 0, n_faces = 0;
   for (const FrameData::Obstacle& o : obstacles) {
@@ -37,6 +38,7 @@ ObstacleFrameWriter::ObstacleFrameWriter(const std::filesystem::path& out_dir,
   }
 
   const std::filesystem::path pvd_path = out_dir / "obstacles.pvd";
+  if (resume_step >= 0 && !collection) return;
   if (resume_step >= 0) {
     const auto kept = PvdCollection::read_entries(pvd_path);
     remove_frame_files_after(m_dir, resume_step);
@@ -51,11 +53,13 @@ ObstacleFrameWriter::ObstacleFrameWriter(const std::filesystem::path& out_dir,
   for (const FrameData::Obstacle& o : obstacles)
     if (o.mesh)
       write_obj(m_dir / ("obstacle_" + std::to_string(o.index) + ".obj"), o.vertices, o.faces);
+  if (!collection) return;
   m_pvd = std::make_unique<PvdCollection>(pvd_path);
   if (!m_moving) write_surface(m_dir / kStaticFile, std::nullopt);
 }
 
 void ObstacleFrameWriter::write(int step, double t, const MatX3& x) {
+  if (!m_pvd) return;
   if (!m_moving) {
     m_pvd->add(t, m_dir / kStaticFile);
     return;

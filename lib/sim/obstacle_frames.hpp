@@ -19,10 +19,11 @@ class ObstacleFrameWriter {
   /// Lays the obstacles out as one triangle surface (cell data "obstacle": the index in the
   /// scene's "obstacles"). A fresh run recreates OUT/obstacles; a run resumed at `resume_step`
   /// (>= 0) keeps the files up to it and the collection's first `kept_frames` entries (one per
-  /// frame kept in frames.pvd).
+  /// frame kept in frames.pvd). Without `collection` (a run writing no VTU frames) only the mesh
+  /// obstacles' OBJ files are written, and write() does nothing.
   ObstacleFrameWriter(const std::filesystem::path& out_dir,
                       const std::vector<FrameData::Obstacle>& obstacles, bool zlib,
-                      long resume_step = -1, int kept_frames = 0);
+                      long resume_step = -1, int kept_frames = 0, bool collection = true);
   /// Adds the obstacles at frame `step`, time t; x holds the full positions (moving obstacles'
   /// vertices among them).
   void write(int step, double t, const MatX3& x);
