@@ -222,6 +222,10 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   if (scene.contains("contact")) check_contact(scene, out);
   check_adaptive_time(scene, out);
   require_not_both(scene.at("output"), "every", "interval", "/output", out);
+  if (const double cap = scene.at("solver").at("contrast_cap").get<double>();
+      cap > 0.0 && cap < 1.0)
+    out.push_back({"/solver/contrast_cap", "expected 0 (no cap) or a ratio >= 1, found " +
+                                               scene["solver"]["contrast_cap"].dump()});
   if (scene.contains("wind")) {
     const json& wind = scene["wind"];
     require_nonzero(wind, "direction", "/wind", "wind direction", out);

@@ -47,6 +47,19 @@ TEST(ParseScene, FillsDefaults) {
   EXPECT_EQ(json::parse(normalized_scene_text(scene)), n);
 }
 
+TEST(ParseScene, AContrastCapBetweenZeroAndOneNamesItsPointer) {
+  SceneFolder dir;
+  json scene = json::parse(minimal_scene());
+  scene["solver"] = {{"contrast_cap", 0.5}};
+  const auto file = dir.write("cap.json", scene.dump());
+  const std::string message = input_error_of([&] { parse_scene(file); });
+  EXPECT_NE(message.find("/solver/contrast_cap: expected 0 (no cap) or a ratio >= 1, found 0.5"),
+            std::string::npos)
+      << message;
+  scene["solver"]["contrast_cap"] = 3;
+  EXPECT_EQ(parse_scene(dir.write("ok.json", scene.dump())).solver.contrast_cap, 3.0);
+}
+
 TEST(ParseScene, ContactScenesGetTheContactNewtonCapUnlessTheyGiveOne) {
   SceneFolder dir;
   json scene = json::parse(minimal_scene());
