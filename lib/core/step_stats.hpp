@@ -33,6 +33,9 @@ enum class CounterCombine {
   X(ml_sms_s,          kSum,  "multilevel solver: wall seconds of the SMS level (preconditioner set-up excluded)") \
   X(ml_fine_s,         kSum,  "multilevel solver: wall seconds of the full-space polish") \
   X(ml_setup_s,        kSum,  "multilevel solver: wall seconds building the block-Jacobi preconditioners (per Newton iteration)") \
+  X(ml_lag_refreshes,  kSum,  "multilevel solver: assemblies of the full elastic Hessian for the lagged polish matrix (one per step, more when the line-search step lengths fall; solver.lag_elastic_hessian)") \
+  X(ml_lag_s,          kSum,  "multilevel solver: wall seconds of those elastic Hessian assemblies (part of hessian_s)") \
+  X(ml_cubature_s,     kSum,  "multilevel solver: wall seconds assembling the cubature elastic Hessian of the subspace levels (part of hessian_s; solver.cubature)") \
   X(gradient_s,        kSum,  "wall seconds evaluating Newton gradients (residuals) at accepted iterates") \
   X(hessian_s,         kSum,  "wall seconds assembling Newton Hessians (PSD-projected ones included)") \
   X(factor_s,          kSum,  "wall seconds in the linear solver's factorizations (symbolic analyses, PCG and multilevel set-ups included)") \

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/pattern_algebra.hpp"
+#include "core/timer.hpp"
 #include "solve/solver_meter.hpp"
 
 namespace simrun {
@@ -39,6 +40,29 @@ class StagePotential final : public NewtonObjective {
     m_model.stiffness(x, H, project);
     if (m_stage.extra) m_stage.extra->add_hessian(x, H, project);
     add_inertia_and_damping(H);
+  }
+
+  /// The same matrix in parts (solve/hessian_parts.hpp): inertia, damping, the stage's extra
+  /// term and the non-elastic terms fresh; the elastic terms lagged and, with a rule, by cubature.
+  bool hessian_parts(const VecX& x, bool project, bool refresh_elastic,
+                     HessianParts& parts) override {
+    m_model.non_elastic_stiffness(x, parts.fresh, project);
+    if (m_stage.extra) m_stage.extra->add_hessian(x, parts.fresh, project);
+    add_inertia_and_damping(parts.fresh);
+    if (refresh_elastic) {
+      const Timer timer;
+      m_model.elastic_stiffness(x, parts.elastic_lagged, project);
+      parts.elastic_valid = true;
+      parts.elastic_projected = project;
+      parts.refresh_seconds += timer.seconds();
+    }
+    parts.has_cubature = m_model.has_elastic_cubature();
+    if (parts.has_cubature) {
+      const Timer timer;
+      m_model.cubature_elastic_stiffness(x, parts.elastic_cubature, project);
+      parts.cubature_seconds += timer.seconds();
+    }
+    return true;
   }
 
   /// H += M / tau^2 + D / sigma.
@@ -93,6 +117,9 @@ void add_newton_stats(const NewtonStats& n, StepStats& stats) {
   stats.gradient_s += n.gradient_seconds;
   stats.hessian_s += n.hessian_seconds;
   stats.line_search_s += n.line_search_seconds;
+  stats.ml_lag_refreshes += n.elastic_refreshes;
+  stats.ml_lag_s += n.elastic_refresh_seconds;
+  stats.ml_cubature_s += n.cubature_seconds;
   stats.residual = n.residual;
 }
 
@@ -152,6 +179,7 @@ ImplicitStageSolver::ImplicitStageSolver(const IntegratorSettings& settings)
 void ImplicitStageSolver::begin_step(Model& model, const VecX& q) {
   if (!m_settings.reuse_across_steps || m_settings.newton.reuse_contraction <= 0.0)
     m_newton.factorized = false;
+  m_newton.lag.begin_step();  // the lagged elastic Hessian is refreshed at every step's start
   if (!model.has_damping()) return;
   // K(q_n) for "current" damping is projected like the Newton Hessian: an indefinite D would make
   // Phi's damping term unbounded below and Newton directions no longer descent directions.

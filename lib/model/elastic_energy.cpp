@@ -110,6 +110,20 @@ void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd)
   });
 }
 
+void ElasticEnergy::add_weighted_hessian(const VecX& x, const VecX& weight, double* values,
+                                         bool project_psd) const {
+  if (weight.size() != m_elements.size())
+    throw std::invalid_argument("ElasticEnergy: one quadrature weight per element expected");
+  for_each_element_colored(m_coloring.colors, m_coloring.block_size, m_elements.size(), [&](int e) {
+    if (weight[e] == 0.0) return;
+    const Mat3 F = deformation_gradient(m_elements, e, x);
+    const Mat9 D = project_psd ? m_material->first_piola_derivative_psd(F, m_parameters[e])
+                               : m_material->first_piola_derivative(F, m_parameters[e]);
+    m_slots.add(e, element_hessian(m_elements.grad[e], weight[e] * m_elements.volume[e], D),
+                values);
+  });
+}
+
 double ElasticEnergy::max_feasible_step(const VecX& x, const VecX& dx) const {
   if (m_material->allows_inversion()) return 1.0;
   return max_inversion_free_step(m_elements, x, dx);

@@ -28,6 +28,10 @@ class ElasticEnergy final : public EnergyTerm {
   void bind(const SpMat& pattern, const DofMap& dofs) override;
   /// d2E/dx_ai dx_bk = V sum_jl dP_ij/dF_kl grad N_a,j grad N_b,l.
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
+  int element_count() const override { return m_elements.size(); }
+  /// Visits only the elements with a non-zero weight.
+  void add_weighted_hessian(const VecX& x, const VecX& weight, double* values,
+                            bool project_psd) const override;
   bool is_quadratic() const override { return m_material->is_quadratic(); }
   /// Issue 14 part 6: for a material that forbids inversion, the largest alpha in [0, 1] keeping
   /// every tet's signed volume >= 10 % of its current value along x + t dx

@@ -43,6 +43,16 @@ class EnergyTerm {
   virtual void add_material_hessian(const VecX& x, double* values) const {
     add_hessian(x, values, /*project_psd=*/false);
   }
+  /// Terms integrated over elements: their count (0 for the others).
+  virtual int element_count() const { return 0; }
+  /// values += sum_e weight[e] H_e, a quadrature of the Hessian with one weight per element
+  /// (the multilevel solver's cubature Hessian, Trusty et al. Sec. 3.8: weight = w_k / V_k, 0 for
+  /// elements the rule does not sample). Terms without elements ignore the weights and add their
+  /// full Hessian.
+  virtual void add_weighted_hessian(const VecX& x, const VecX& /*weight*/, double* values,
+                                    bool project_psd) const {
+    add_hessian(x, values, project_psd);
+  }
 
   /// Size of the rounding error of energy(x): the sum of the magnitudes of the quantities whose
   /// rounding errors add up in it, in joules. Line searches compare energy changes against

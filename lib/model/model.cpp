@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/parallel.hpp"
 #include "core/pattern_algebra.hpp"
@@ -279,9 +280,32 @@ void Model::non_elastic_gradient(const VecX& q, VecX& g) const {
   g = m_dofs.restrict_vector(full);
 }
 
-void Model::non_elastic_stiffness(const VecX& q, SpMat& K) {
+void Model::non_elastic_stiffness(const VecX& q, SpMat& K, bool project_psd) {
   assemble_hessian(q, K, [&](const EnergyTerm& term, const VecX& x, double* values) {
-    if (term.name() != kElasticTermName) term.add_hessian(x, values, /*project_psd=*/false);
+    if (term.name() != kElasticTermName) term.add_hessian(x, values, project_psd);
+  });
+}
+
+void Model::set_elastic_cubature(std::vector<VecX> weights) {
+  size_t k = 0;
+  for (const auto& term : m_terms) {
+    if (term->name() != kElasticTermName) continue;
+    if (k >= weights.size() || weights[k].size() != term->element_count())
+      throw std::invalid_argument(
+          "Model::set_elastic_cubature: one weight per element of every "
+          "elastic term expected");
+    ++k;
+  }
+  if (k != weights.size())
+    throw std::invalid_argument("Model::set_elastic_cubature: more weight vectors than terms");
+  m_elastic_cubature = std::move(weights);
+}
+
+void Model::cubature_elastic_stiffness(const VecX& q, SpMat& K, bool project_psd) {
+  size_t k = 0;
+  assemble_hessian(q, K, [&](const EnergyTerm& term, const VecX& x, double* values) {
+    if (term.name() == kElasticTermName)
+      term.add_weighted_hessian(x, m_elastic_cubature.at(k++), values, project_psd);
   });
 }
 

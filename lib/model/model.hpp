@@ -117,7 +117,14 @@ class Model {
   /// wind): what an integrator that treats the elastic force itself adds on top
   /// (integrate/reversible_corotated.hpp).
   void non_elastic_gradient(const VecX& q, VecX& g) const;
-  void non_elastic_stiffness(const VecX& q, SpMat& K);
+  void non_elastic_stiffness(const VecX& q, SpMat& K, bool project_psd = false);
+  /// A quadrature of the elastic terms' Hessian (the multilevel solver's cubature, Trusty et al.
+  /// Sec. 3.8): one weight vector per elastic term, in term order, with one weight per element
+  /// (w_k / V_k; 0 for elements not sampled). Throws std::invalid_argument on a size mismatch.
+  void set_elastic_cubature(std::vector<VecX> weights);
+  bool has_elastic_cubature() const { return !m_elastic_cubature.empty(); }
+  /// sum over the elastic terms of sum_e weight_e H_e (EnergyTerm::add_weighted_hessian).
+  void cubature_elastic_stiffness(const VecX& q, SpMat& K, bool project_psd);
   static constexpr const char* kElasticTermName = "elastic";
   /// K of the elastic terms at the full rest configuration (constrained DOFs at rest too, not at
   /// their prescribed positions): the rest state of EigenFit's ratios.
@@ -197,6 +204,7 @@ class Model {
   VecX m_point_mass;   ///< point masses per full DOF [kg] (zero without particles)
   DofMap m_dofs;
   std::vector<std::unique_ptr<EnergyTerm>> m_terms;
+  std::vector<VecX> m_elastic_cubature;  ///< per elastic term (set_elastic_cubature)
   RayleighDamping m_damping;
   SpMat m_mass;
   VecX m_lumped_free;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/parallel.hpp"
+#include "core/pattern_algebra.hpp"
 #include "core/timer.hpp"
 
 namespace simrun {
@@ -168,9 +169,21 @@ class MultilevelSolver final : public LinearSolver {
         m_affine(m_bases->affine),
         m_sms(m_bases->sms) {}
 
-  Status factorize(const SpMat& A) override { return setup(A, false); }
+  Status factorize(const SpMat& A) override { return setup(A, nullptr, false); }
   /// As the PCG baseline: a non-positive diagonal entry proves A indefinite.
-  Status factorize_positive_definite(const SpMat& A) override { return setup(A, true); }
+  Status factorize_positive_definite(const SpMat& A) override { return setup(A, nullptr, true); }
+
+  bool uses_hessian_parts() const override { return m_settings.hessian_parts; }
+  /// H_lag = fresh + elastic_lagged for the polish, H_sub = fresh + elastic_cubature for the
+  /// subspace levels (H_lag when there is no rule).
+  Status factorize_parts(const HessianParts& parts, bool require_positive) override {
+    const Timer timer;
+    assign_combination(m_lagged_sum, {{1.0, &parts.fresh}, {1.0, &parts.elastic_lagged}});
+    if (parts.has_cubature)
+      assign_combination(m_subspace_sum, {{1.0, &parts.fresh}, {1.0, &parts.elastic_cubature}});
+    m_stats.factor_seconds += timer.seconds();
+    return setup(m_lagged_sum, parts.has_cubature ? &m_subspace_sum : nullptr, require_positive);
+  }
 
   void solve(const VecX& b, VecX& x) override {
     if (!m_ready)
@@ -181,7 +194,12 @@ class MultilevelSolver final : public LinearSolver {
     subspace_stage(m_affine, 0, r, d);  // Alg. 2: affine level on -g ...
     subspace_stage(m_sms, 1, r, d);     // ... then the SMS level on what it left
     m_subspace_direction = d;           // d_s, for the paper's stopping rule
-    fine_stage(r, d);                   // Alg. 1: the full-space polish
+    // Alg. 1's r = -g - H* d_s: the subspace levels updated r with their own matrix; the
+    // consistent correction uses the polish's (digest 002 Sec. 2.2 [AMBIG], pitfall 6).
+    if (m_separate_subspace &&
+        m_settings.fine_residual == MultilevelSolverSettings::FineResidual::kLagged)
+      r.noalias() = b - m_matrix * d;
+    fine_stage(r, d);  // Alg. 1: the full-space polish
     m_stats.iterations =
         m_stats.level_iterations[0] + m_stats.level_iterations[1] + m_stats.level_iterations[2];
     m_stats.residual = b.norm() > 0.0 ? r.norm() / b.norm() : 0.0;
@@ -199,13 +217,17 @@ class MultilevelSolver final : public LinearSolver {
   }
 
  private:
-  Status setup(const SpMat& A, bool require_positive) {
+  /// A for the polish (and the subspace levels unless `subspace` is given).
+  Status setup(const SpMat& A, const SpMat* subspace, bool require_positive) {
     const Timer timer;
     ++m_stats.factorizations;
     m_ready = false;
     if (A.rows() != m_bases->affine.rows() || A.rows() != m_bases->sms.rows())
       throw std::logic_error("MultilevelSolver: the matrix does not match the bases' DOFs");
     m_matrix = A.selfadjointView<Eigen::Lower>();
+    m_separate_subspace = subspace != nullptr;
+    if (m_separate_subspace) m_subspace_matrix = subspace->selfadjointView<Eigen::Lower>();
+    const RowSpMat& subspace_matrix = m_separate_subspace ? m_subspace_matrix : m_matrix;
     m_inverse_diagonal = m_matrix.diagonal();
     for (Eigen::Index i = 0; i < m_inverse_diagonal.size(); ++i) {
       const double d = m_inverse_diagonal[i];
@@ -217,9 +239,9 @@ class MultilevelSolver final : public LinearSolver {
     for (SubspaceLevel* level : {&m_affine, &m_sms}) {
       if (level->size() == 0) continue;
       if (m_settings.products == MultilevelSolverSettings::Products::kAssembled) {
-        if (level->assemble(m_matrix) != Status::kSuccess) return Status::kNumericalIssue;
+        if (level->assemble(subspace_matrix) != Status::kSuccess) return Status::kNumericalIssue;
       } else {
-        level->build_preconditioner(m_matrix);
+        level->build_preconditioner(subspace_matrix);
       }
     }
     m_stats.level_setup_seconds += preconditioner_timer.seconds();
@@ -228,17 +250,19 @@ class MultilevelSolver final : public LinearSolver {
     return Status::kSuccess;
   }
 
-  /// d += U q with q the level's Galerkin solution for the residual r; r -= H U q.
+  /// d += U q with q the level's Galerkin solution for the residual r; r -= H U q (H the
+  /// subspace matrix).
   void subspace_stage(const SubspaceLevel& level, int index, VecX& r, VecX& d) {
     if (level.size() == 0) return;
     const Timer timer;
+    const RowSpMat& H = m_separate_subspace ? m_subspace_matrix : m_matrix;
     int iterations = 0;
     const VecX step = m_settings.products == MultilevelSolverSettings::Products::kAssembled
                           ? level.solve_assembled(r)
-                          : level.solve(m_matrix, r, m_settings.subspace_tolerance,
+                          : level.solve(H, r, m_settings.subspace_tolerance,
                                         m_settings.subspace_max_iterations, iterations);
     d += step;
-    r.noalias() -= m_matrix * step;
+    r.noalias() -= H * step;
     m_stats.level_iterations[index] += iterations;
     m_stats.level_seconds[index] += timer.seconds();
     if (iterations >= m_settings.subspace_max_iterations) ++m_stats.capped_solves;
@@ -274,7 +298,10 @@ class MultilevelSolver final : public LinearSolver {
   std::shared_ptr<const MultilevelBases> m_bases;
   MultilevelSolverSettings m_settings;
   SubspaceLevel m_affine, m_sms;
-  RowSpMat m_matrix;
+  RowSpMat m_matrix;           ///< H (whole), or H_lag: the polish's matrix
+  RowSpMat m_subspace_matrix;  ///< H_sub when the parts give a cubature rule
+  bool m_separate_subspace = false;
+  SpMat m_lagged_sum, m_subspace_sum;  ///< the parts' sums (patterns kept between calls)
   VecX m_inverse_diagonal;
   bool m_ready = false;
   LinearSolverStats m_stats;

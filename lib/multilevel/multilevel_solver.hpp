@@ -26,6 +26,13 @@ struct MultilevelSolverSettings {
   /// blocks coupling handles with overlapping support) and solved by CHOLMOD, the digest's
   /// few-core alternative (Sec. 2.3 [REC]); exact subspace solves, no subspace CG iterations.
   enum class Products { kMatrixFree, kAssembled } products = Products::kMatrixFree;
+  /// Take the Newton matrix in parts (solve/hessian_parts.hpp: the cubature elastic Hessian in
+  /// the subspace levels, the lagged one in the polish) instead of whole.
+  bool hessian_parts = false;
+  /// With parts: which matrix forms the polish's right-hand side r = b - H* d_s (digest 002
+  /// Sec. 2.2 [AMBIG]): kLagged, H* = H_lag (the consistent correction, one more product), or
+  /// kSubspace, H* = the subspace matrix (Alg. 1 as printed).
+  enum class FineResidual { kLagged, kSubspace } fine_residual = FineResidual::kLagged;
 };
 
 /// solve(b) returns the multilevel direction, not A^{-1} b: the subspace solves are Galerkin

@@ -350,6 +350,9 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   if (scene.solver.type == "multilevel") {
     MultilevelSolverSetup multilevel = make_multilevel_solver_setup(scene, built, built.notes);
     settings.linear_solver = multilevel.factory;
+    if (scene.solver.cubature) use_cubature_hessian(multilevel, built);
+    settings.newton.elastic_lag = {scene.solver.lag_elastic_hessian, scene.solver.lag_window,
+                                   scene.solver.lag_threshold, scene.solver.lag_interval};
     add_multilevel_fields(multilevel, built.frames);
   }
   settings.newton.direction_count = std::max(1, built.model->num_free() / 3);  // |V|

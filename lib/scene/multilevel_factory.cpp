@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "model/elastic_energy.hpp"
 #include "multilevel/cubature.hpp"
 #include "multilevel/precompute_cache.hpp"
 #include "multilevel/scalar_operators.hpp"
@@ -150,12 +152,40 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                              " edge hops)"));
   if (scene.solver.assembled_subspace)
     solver.products = MultilevelSolverSettings::Products::kAssembled;
+  solver.hessian_parts = scene.solver.cubature || scene.solver.lag_elastic_hessian;
+  solver.fine_residual = scene.solver.fine_residual_subspace
+                             ? MultilevelSolverSettings::FineResidual::kSubspace
+                             : MultilevelSolverSettings::FineResidual::kLagged;
   solver.subspace_tolerance = scene.solver.subspace_tolerance;
   std::shared_ptr<const MultilevelBases> bases = precompute->bases;
   MultilevelSolverSetup setup{[bases, solver] { return make_multilevel_solver(bases, solver); },
                               precompute, VecX()};
   if (scene.solver.cubature) setup.cubature_weight = fitted_cubature(input, *precompute, notes);
   return setup;
+}
+
+void use_cubature_hessian(const MultilevelSolverSetup& setup, BuiltModel& built) {
+  const MatX4i& scene_tets = built.frames.mesh.tets;
+  std::vector<VecX> weights;
+  for (const auto& term : built.model->terms()) {
+    if (term->name() != Model::kElasticTermName) continue;
+    const auto* elastic = dynamic_cast<const ElasticEnergy*>(term.get());
+    if (!elastic) {  // no elements (the Galerkin baseline): its Hessian enters in full
+      weights.emplace_back();
+      continue;
+    }
+    // The term's elements are a run of the scene's tets (one object, merge order).
+    const MatX4i& tets = elastic->elements().tets;
+    const Eigen::Index count = tets.rows();
+    Eigen::Index start = -1;
+    for (Eigen::Index e = 0; e + count <= scene_tets.rows() && start < 0; ++e)
+      if (count > 0 && scene_tets.row(e) == tets.row(0) && scene_tets.middleRows(e, count) == tets)
+        start = e;
+    if (start < 0 && count > 0)
+      throw std::logic_error("use_cubature_hessian: an elastic term's tets are not scene tets");
+    weights.push_back(count > 0 ? VecX(setup.cubature_weight.segment(start, count)) : VecX());
+  }
+  built.model->set_elastic_cubature(std::move(weights));
 }
 
 void add_multilevel_fields(const MultilevelSolverSetup& setup, FrameData& frames) {

@@ -26,6 +26,11 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                                                    const BuiltModel& built,
                                                    std::vector<std::string>& notes);
 
+/// Hands the fitted cubature (setup.cubature_weight, per scene tet) to the model's elastic terms
+/// (Model::set_elastic_cubature): the subspace levels then use the cubature elastic Hessian.
+/// Throws std::logic_error when an elastic term's elements are not a run of the scene's tets.
+void use_cubature_hessian(const MultilevelSolverSetup& setup, BuiltModel& built);
+
 /// The precomputation as static frame fields (docs/multilevel.md): cell data "partition" (the
 /// SMS handle of each tet), point data "handle_origin" (the handle's index at its origin vertex,
 /// -1 elsewhere), "handle_count" (handles whose weight is non-zero at the vertex) and

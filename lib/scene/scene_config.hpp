@@ -242,7 +242,12 @@ struct SolverConfig {
   int seed = 1;                      ///< k-means++ seed
   bool dirichlet_aware = true;       ///< Eq. 11 weights
   std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative
-  bool cubature = false;             ///< fit the modal cubature and show it in the frames
+  bool cubature = false;             ///< the modal cubature elastic Hessian in the subspace levels
+  bool lag_elastic_hessian = false;  ///< the polish's elastic Hessian lagged (Sec. 2.5)
+  int lag_window = 3;                ///< line-search steps averaged by the lag trigger
+  double lag_threshold = 0.5;        ///< refresh when their mean falls below this
+  int lag_interval = 5;              ///< at most one refresh every this many iterations
+  bool fine_residual_subspace = false;  ///< fine_residual "subspace" (else "lagged")
 };
 
 struct OutputConfig {

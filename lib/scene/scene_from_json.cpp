@@ -299,6 +299,11 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
   c.solver.cache = solver.at("cache").get<std::string>();
   c.solver.cubature = solver.at("cubature").get<bool>();
+  c.solver.lag_elastic_hessian = solver.at("lag_elastic_hessian").get<bool>();
+  c.solver.lag_window = solver.at("lag_window").get<int>();
+  c.solver.lag_threshold = solver.at("lag_threshold").get<double>();
+  c.solver.lag_interval = solver.at("lag_interval").get<int>();
+  c.solver.fine_residual_subspace = solver.at("fine_residual").get<std::string>() == "subspace";
   c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
   c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
   c.integrator.rho_inf = integrator.at("rho_inf").get<double>();

@@ -11,6 +11,7 @@
 
 #include "core/status.hpp"
 #include "core/types.hpp"
+#include "solve/hessian_parts.hpp"
 
 namespace simrun {
 
@@ -79,6 +80,14 @@ class LinearSolver : public InverseOperator {
   /// the last solve's answer (d_s of Trusty et al., Alg. 1), for Newton's direction stop; null
   /// for the others.
   virtual const VecX* subspace_direction() const { return nullptr; }
+  /// Solvers that use the Newton matrix in parts (the multilevel solver's cubature and lagged
+  /// elastic Hessians) take it through factorize_parts instead of factorize.
+  virtual bool uses_hessian_parts() const { return false; }
+  /// Sets up for the matrix the parts describe (hessian_parts.hpp); require_positive as
+  /// factorize_positive_definite. Only for solvers whose uses_hessian_parts() is true.
+  virtual Status factorize_parts(const HessianParts& /*parts*/, bool /*require_positive*/) {
+    return Status::kNumericalIssue;
+  }
 };
 
 /// Makes the linear solvers an integrator or eigensolver owns (scene "solver").

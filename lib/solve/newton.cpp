@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "core/pattern_algebra.hpp"
 #include "core/timer.hpp"
 
 namespace simrun {
@@ -38,10 +40,69 @@ void assemble_hessian(NewtonObjective& objective, const VecX& x, SpMat& H, bool 
   stats.hessian_seconds += timer.seconds();
 }
 
+/// objective.hessian_parts into the workspace, refreshing the lagged elastic part when the
+/// trigger asks or when it no longer matches (none yet, another projection). False when the
+/// objective cannot split its Hessian.
+bool assemble_hessian_parts(NewtonObjective& objective, const VecX& x, bool project,
+                            const NewtonSettings& settings, NewtonWorkspace& workspace,
+                            NewtonStats& stats) {
+  HessianParts& parts = workspace.parts;
+  const bool refresh = workspace.lag.refresh_due(settings.elastic_lag) || !parts.elastic_valid ||
+                       parts.elastic_projected != project;
+  const double cubature_before = parts.cubature_seconds, refresh_before = parts.refresh_seconds;
+  const Timer timer;
+  if (!objective.hessian_parts(x, project, refresh, parts)) return false;
+  stats.hessian_seconds += timer.seconds();
+  stats.cubature_seconds += parts.cubature_seconds - cubature_before;
+  stats.elastic_refresh_seconds += parts.refresh_seconds - refresh_before;
+  if (refresh) {
+    workspace.lag.refreshed();
+    ++stats.elastic_refreshes;
+  }
+  return true;
+}
+
+/// The Newton matrix whole: H = fresh + elastic_lagged (the matrix the polish solves with), for
+/// the scaled-gradient fallback when the solver took the Hessian in parts.
+void whole_from_parts(const HessianParts& parts, SpMat& H) {
+  assign_combination(H, {{1.0, &parts.fresh}, {1.0, &parts.elastic_lagged}});
+}
+
+/// Assembles the Newton matrix in parts and sets the solver up with it, per
+/// settings.projection as factorize_newton_matrix; nullopt when the objective has no parts.
+std::optional<bool> factorize_newton_parts(NewtonObjective& objective, const VecX& x,
+                                           LinearSolver& solver, const NewtonSettings& settings,
+                                           NewtonWorkspace& workspace, NewtonStats& stats) {
+  const HessianParts& parts = workspace.parts;
+  switch (settings.projection) {
+    case HessianProjection::kAlways:
+      if (!assemble_hessian_parts(objective, x, true, settings, workspace, stats)) return {};
+      ++stats.projected_iterations;
+      return solver.factorize_parts(parts, false) == Status::kSuccess;
+    case HessianProjection::kNever:
+      if (!assemble_hessian_parts(objective, x, false, settings, workspace, stats)) return {};
+      return solver.factorize_parts(parts, false) == Status::kSuccess;
+    case HessianProjection::kAuto:
+      if (!assemble_hessian_parts(objective, x, false, settings, workspace, stats)) return {};
+      if (solver.factorize_parts(parts, true) == Status::kSuccess) return true;
+      assemble_hessian_parts(objective, x, true, settings, workspace, stats);
+      ++stats.projected_iterations;
+      return solver.factorize_parts(parts, false) == Status::kSuccess;
+  }
+  return false;
+}
+
 /// Assembles and factorizes the Newton matrix per settings.projection; true on success.
 bool factorize_newton_matrix(NewtonObjective& objective, const VecX& x, LinearSolver& solver,
-                             const NewtonSettings& settings, SpMat& H, NewtonStats& stats) {
+                             const NewtonSettings& settings, NewtonWorkspace& workspace,
+                             NewtonStats& stats) {
   const bool residual_mode = settings.mode == NewtonMode::kResidual;
+  if (!residual_mode && solver.uses_hessian_parts()) {
+    const std::optional<bool> done =
+        factorize_newton_parts(objective, x, solver, settings, workspace, stats);
+    if (done) return *done;
+  }
+  SpMat& H = workspace.H;
   switch (residual_mode ? HessianProjection::kNever : settings.projection) {
     case HessianProjection::kAlways:
       assemble_hessian(objective, x, H, true, stats);
@@ -177,7 +238,7 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
         factorized = false;
       }
       if (!factorized) {
-        factorized = factorize_newton_matrix(objective, x, solver, settings, H, stats);
+        factorized = factorize_newton_matrix(objective, x, solver, settings, workspace, stats);
         workspace.factorized = factorized;
       }
       if (factorized) {
@@ -195,6 +256,8 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
         stats.status = factorized ? Status::kNotConverging : Status::kNumericalIssue;
         return stats;
       }
+      if (workspace.parts.elastic_valid && solver.uses_hessian_parts())
+        whole_from_parts(workspace.parts, H);
       scaled_gradient_direction(g, H, dx);
     }
     ++stats.iterations;
@@ -214,6 +277,7 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
     }
 
     if (!settings.line_search) {
+      workspace.lag.record_step(1.0);
       x += dx;
       f_x_known = false;
       objective.on_iterate(x);
@@ -236,6 +300,7 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
       }
       alpha = armijo_line_search(objective, x, f_x, g, dx, settings, x_trial, f_x, stats);
     }
+    workspace.lag.record_step(alpha);
     if (!(alpha > 0.0)) {
       objective.end_line_search(x);
       stats.line_search_seconds += line_search_timer.seconds();

@@ -6,6 +6,7 @@
 /// through integrate/implicit_stage.
 #include "core/status.hpp"
 #include "core/types.hpp"
+#include "solve/hessian_parts.hpp"
 #include "solve/linear_solver.hpp"
 
 namespace simrun {
@@ -34,6 +35,14 @@ class NewtonObjective {
   /// The Hessian of Phi (the Jacobian of r) into H, element-wise PSD-projected when `project`.
   /// Keeps H's pattern between calls when it can (symbolic analyses are reused).
   virtual void hessian(const VecX& x, SpMat& H, bool project) = 0;
+  /// The same Hessian in parts (solve/hessian_parts.hpp), for solvers that ask for them
+  /// (LinearSolver::uses_hessian_parts): fresh and, when it has a cubature rule,
+  /// elastic_cubature at x; elastic_lagged only when refresh_elastic (else it is kept). False
+  /// when the objective cannot split its Hessian (Newton then assembles it whole).
+  virtual bool hessian_parts(const VecX& /*x*/, bool /*project*/, bool /*refresh_elastic*/,
+                             HessianParts& /*parts*/) {
+    return false;
+  }
   /// The norm used for the convergence test; by default the 2-norm.
   virtual double residual_norm(const VecX& g) const { return g.norm(); }
   /// The scale of value(x)'s rounding error over eps (see EnergyTerm::energy_magnitude).
@@ -83,6 +92,8 @@ struct NewtonSettings {
     kInf,              ///< max |d_i| (IPC's own rule)
   } direction_norm = DirectionNorm::kL2OverCount;
   int direction_count = 1;
+  /// With a solver that takes the Hessian in parts: when its elastic part is refreshed.
+  ElasticLagSettings elastic_lag;
 };
 
 /// The norm of `d` that NewtonSettings::direction_norm names.
@@ -101,6 +112,11 @@ struct NewtonStats {
   double gradient_seconds = 0.0;
   double hessian_seconds = 0.0;
   double line_search_seconds = 0.0;
+  /// Hessians in parts: refreshes of the lagged elastic Hessian, and the seconds of those
+  /// refreshes and of the cubature assemblies (both also in hessian_seconds).
+  int elastic_refreshes = 0;
+  double elastic_refresh_seconds = 0.0;
+  double cubature_seconds = 0.0;
 };
 
 /// What a Newton solve keeps between calls: the Hessian (its pattern is not reallocated) and
@@ -108,6 +124,8 @@ struct NewtonStats {
 struct NewtonWorkspace {
   SpMat H;
   bool factorized = false;
+  HessianParts parts;     ///< the Hessian in parts (solvers that use them)
+  ElasticLagTrigger lag;  ///< when parts.elastic_lagged is refreshed
 };
 
 /// The rounding-noise allowance of the Armijo test: energy changes within
