@@ -46,6 +46,22 @@ void assign_combination(SpMat& out, std::initializer_list<std::pair<double, cons
     add_scaled(out, it->first, *it->second);
 }
 
+void move_onto_pattern(SpMat& A, const SpMat& pattern) {
+  if (same_pattern(A, pattern)) return;
+  if (A.rows() != pattern.rows() || A.cols() != pattern.cols())
+    throw std::invalid_argument("move_onto_pattern: matrices of different sizes");
+  SpMat moved = pattern;
+  moved.makeCompressed();
+  for (Eigen::Index j = 0; j < moved.outerSize(); ++j) {
+    SpMat::InnerIterator source(A, j);
+    for (SpMat::InnerIterator target(moved, j); target; ++target) {
+      while (source && source.row() < target.row()) ++source;
+      target.valueRef() = source && source.row() == target.row() ? source.value() : 0.0;
+    }
+  }
+  A = std::move(moved);
+}
+
 void conform_to_pattern(SpMat& A, const SpMat& pattern) {
   if (same_pattern(A, pattern)) return;
   A = pattern;

@@ -28,6 +28,12 @@ void assign_combination(SpMat& out, std::initializer_list<std::pair<double, cons
 /// serves the other).
 bool same_matrix(const SpMat& A, const SpMat& B);
 
+/// Moves A's values onto `pattern` (A then has exactly that pattern): entries of A outside it
+/// are dropped, so they must be zero for the matrix to stay the same (a term whose stencils sit
+/// inside every pattern, such as the elastic Hessian kept while contact stencils come and go).
+/// Nothing happens when A already has the pattern.
+void move_onto_pattern(SpMat& A, const SpMat& pattern);
+
 /// Makes A a zero matrix in `pattern` unless it already has that pattern (then A is untouched).
 void conform_to_pattern(SpMat& A, const SpMat& pattern);
 

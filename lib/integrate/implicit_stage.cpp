@@ -55,6 +55,10 @@ class StagePotential final : public NewtonObjective {
       parts.elastic_valid = true;
       parts.elastic_projected = project;
       parts.refresh_seconds += timer.seconds();
+    } else {
+      // Contact stencils changed the pattern since the refresh: the kept elastic values move
+      // onto it once (they lie inside every pattern), so the sums stay value-array sums.
+      move_onto_pattern(parts.elastic_lagged, parts.fresh);
     }
     parts.has_cubature = m_model.has_elastic_cubature();
     if (parts.has_cubature) {

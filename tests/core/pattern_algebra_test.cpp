@@ -51,5 +51,22 @@ TEST(PatternAlgebra, ConformKeepsAMatchingMatrixAndResetsOthers) {
   EXPECT_EQ(MatX(B), MatX::Zero(2, 2));
 }
 
+TEST(PatternAlgebra, MoveOntoPatternKeepsTheValuesInsideTheNewPattern) {
+  // A kept elastic Hessian (diagonal blocks) moves from an old contact pattern (entry (2, 0))
+  // onto a new one (entry (0, 1)) with its values and the new entries zero.
+  MatX a = MatX::Zero(3, 3);
+  a << 4, 0, 0, 0, 5, 0, 0, 0, 6;
+  MatX old_pattern = MatX::Identity(3, 3), new_pattern = MatX::Identity(3, 3);
+  old_pattern(2, 0) = old_pattern(0, 2) = 1;
+  new_pattern(0, 1) = new_pattern(1, 0) = 1;
+  SpMat A = from_dense(old_pattern);
+  for (Eigen::Index j = 0; j < A.outerSize(); ++j)
+    for (SpMat::InnerIterator it(A, j); it; ++it) it.valueRef() = a(it.row(), it.col());
+  const SpMat pattern = from_dense(new_pattern);
+  move_onto_pattern(A, pattern);
+  EXPECT_TRUE(same_pattern(A, pattern));
+  EXPECT_EQ(MatX(A), a);
+}
+
 }  // namespace
 }  // namespace simrun
