@@ -1,6 +1,7 @@
 /// Multilevel precomputation cache (see precompute_cache.hpp).
 #include "multilevel/precompute_cache.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -12,6 +13,7 @@ namespace simrun {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'R', 'M', 'L', 'C', 'A', 'C', '1'};
+constexpr char kCubatureMagic[8] = {'S', 'R', 'M', 'L', 'C', 'U', 'B', '1'};
 
 struct Fnv1a {
   std::uint64_t value = 1469598103934665603ull;
@@ -179,6 +181,58 @@ std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem:
   p.phi.setFromTriplets(entries.begin(), entries.end());
   p.dirichlet_weight = Eigen::Map<const VecX>(dirichlet.data(), n);
   return p;
+}
+
+std::filesystem::path multilevel_cubature_file(const std::filesystem::path& dir,
+                                               std::uint64_t hash) {
+  char name[64];
+  std::snprintf(name, sizeof name, "multilevel_%016llx_cubature.bin",
+                static_cast<unsigned long long>(hash));
+  return dir / name;
+}
+
+void save_multilevel_cubature(const std::filesystem::path& file, std::uint64_t hash,
+                              const CachedCubature& c) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  const std::filesystem::path partial = file.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write the cubature cache " + partial.string());
+    out.write(kCubatureMagic, sizeof kCubatureMagic);
+    write_pod(out, hash);
+    write_pod(out, c.worst_residual);
+    write_pod(out, std::int64_t(c.weights_only_partitions));
+    write_array(out, c.weight.data(), std::int64_t(c.weight.size()));
+    if (!out) throw std::runtime_error("cannot write the cubature cache " + partial.string());
+  }
+  std::filesystem::rename(partial, file, ec);
+  if (ec) throw std::runtime_error("cannot move the cubature cache into " + file.string());
+}
+
+std::optional<CachedCubature> load_multilevel_cubature(const std::filesystem::path& file,
+                                                       std::uint64_t hash, int num_tets,
+                                                       std::string* problem) {
+  if (!std::filesystem::exists(file)) return std::nullopt;
+  auto miss = [&](const std::string& why) -> std::optional<CachedCubature> {
+    if (problem) *problem = file.string() + ": " + why + " (fitting again)";
+    return std::nullopt;
+  };
+  Reader r{std::ifstream(file, std::ios::binary)};
+  char magic[sizeof kCubatureMagic];
+  if (!r.in.read(magic, sizeof magic) ||
+      std::memcmp(magic, kCubatureMagic, sizeof kCubatureMagic) != 0)
+    return miss("not a simrun cubature cache of this version");
+  if (r.pod<std::uint64_t>() != hash) return miss("made for another input");
+  CachedCubature c;
+  c.worst_residual = r.pod<double>();
+  c.weights_only_partitions = static_cast<int>(r.pod<std::int64_t>());
+  const std::vector<double> weight = r.array<double>(num_tets);
+  if (!r.ok || std::int64_t(weight.size()) != num_tets) return miss("truncated or inconsistent");
+  for (double w : weight)
+    if (!std::isfinite(w) || w < 0.0) return miss("a negative or non-finite weight");
+  c.weight = Eigen::Map<const VecX>(weight.data(), num_tets);
+  return c;
 }
 
 }  // namespace simrun

@@ -32,4 +32,27 @@ std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem:
 void save_multilevel_cache(const std::filesystem::path& file, std::uint64_t hash,
                            const MultilevelPrecompute& precompute);
 
+/// DIR/multilevel_<hash>_cubature.bin: the cubature rule fitted on the cached partitions (its
+/// settings are fixed, so the precomputation's hash names it too).
+std::filesystem::path multilevel_cubature_file(const std::filesystem::path& dir,
+                                               std::uint64_t hash);
+
+/// A fitted cubature rule as the solver uses it: w_k / V_k per tet (0 where not sampled) and the
+/// fit's summary for the log.
+struct CachedCubature {
+  VecX weight;
+  double worst_residual = 0.0;
+  int weights_only_partitions = 0;
+};
+
+/// The cached rule for `num_tets` tets, or nothing (absent; or damaged, of another version or
+/// input, or with a negative or non-finite weight: then `problem` says why).
+std::optional<CachedCubature> load_multilevel_cubature(const std::filesystem::path& file,
+                                                       std::uint64_t hash, int num_tets,
+                                                       std::string* problem = nullptr);
+/// Writes the rule like save_multilevel_cache (temporary file, rename); throws
+/// std::runtime_error when it cannot.
+void save_multilevel_cubature(const std::filesystem::path& file, std::uint64_t hash,
+                              const CachedCubature& cubature);
+
 }  // namespace simrun

@@ -54,10 +54,11 @@ MultilevelInput multilevel_input(const BuiltModel& built) {
   return in;
 }
 
-/// Fits the modal cubature on the scene's partitions (cubature.hpp) and returns w_k / V_k per
-/// tet; the log gets the points, the fit time and the worst partition residual.
-VecX fitted_cubature(const MultilevelInput& input, const MultilevelPrecompute& precompute,
-                     std::vector<std::string>& notes) {
+/// Fits the modal cubature on the scene's partitions (cubature.hpp): w_k / V_k per tet; the log
+/// gets the points, the fit time and the worst partition residual.
+CachedCubature fit_scene_cubature(const MultilevelInput& input,
+                                  const MultilevelPrecompute& precompute,
+                                  std::vector<std::string>& notes) {
   const Timer timer;
   MatX3 origin = MatX3::Zero(precompute.handles, 3);
   for (int h = 0; h < precompute.handles; ++h)
@@ -66,24 +67,56 @@ VecX fitted_cubature(const MultilevelInput& input, const MultilevelPrecompute& p
   const CubatureRule rule = fit_cubature(input.rest, input.tets, precompute.element_label,
                                          precompute.handles, precompute.phi, origin, {});
   const VecX volume = tet_volumes(input.rest, input.tets);
-  VecX weight = VecX::Zero(input.tets.rows());
+  CachedCubature fitted;
+  fitted.weight = VecX::Zero(input.tets.rows());
   for (size_t k = 0; k < rule.elements.size(); ++k)
-    weight[rule.elements[k]] = rule.weights[k] / volume[rule.elements[k]];
-  int fallbacks = 0;
-  for (char f : rule.partition_weights_only_fallback) fallbacks += f ? 1 : 0;
+    fitted.weight[rule.elements[k]] = rule.weights[k] / volume[rule.elements[k]];
+  for (char f : rule.partition_weights_only_fallback) fitted.weights_only_partitions += f ? 1 : 0;
+  fitted.worst_residual = rule.partition_residual.size() ? rule.partition_residual.maxCoeff() : 0.0;
   char line[256];
-  std::snprintf(
-      line, sizeof line,
-      "multilevel: cubature %zu points (%.1f %% of the tets), fit %.2f s, worst partition "
-      "residual %.1e%s",
-      rule.elements.size(), 100.0 * double(rule.elements.size()) / input.tets.rows(),
-      timer.seconds(), rule.partition_residual.size() ? rule.partition_residual.maxCoeff() : 0.0,
-      fallbacks ? (", " + std::to_string(fallbacks) +
-                   " partitions with too many functions fitted weights only")
-                      .c_str()
-                : "");
+  std::snprintf(line, sizeof line,
+                "multilevel: cubature %zu points (%.1f %% of the tets), fit %.2f s, worst "
+                "partition residual %.1e%s",
+                rule.elements.size(), 100.0 * double(rule.elements.size()) / input.tets.rows(),
+                timer.seconds(), fitted.worst_residual,
+                fitted.weights_only_partitions
+                    ? (", " + std::to_string(fitted.weights_only_partitions) +
+                       " partitions with too many functions fitted weights only")
+                          .c_str()
+                    : "");
   notes.push_back(line);
-  return weight;
+  return fitted;
+}
+
+/// The cubature from the cache folder when it holds the rule for this input (`cache_file`
+/// empty: no cache), else fitted (and saved there).
+VecX scene_cubature(const MultilevelInput& input, const MultilevelPrecompute& precompute,
+                    const std::filesystem::path& cache_file, std::uint64_t hash,
+                    std::vector<std::string>& notes) {
+  if (cache_file.empty()) return fit_scene_cubature(input, precompute, notes).weight;
+  std::string problem;
+  std::optional<CachedCubature> cached =
+      load_multilevel_cubature(cache_file, hash, static_cast<int>(input.tets.rows()), &problem);
+  if (!problem.empty()) notes.push_back("multilevel cache: " + problem);
+  if (cached) {
+    const auto points = (cached->weight.array() > 0.0).count();
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "multilevel: cubature %ld points (%.1f %% of the tets), worst partition "
+                  "residual %.1e, loaded from %s",
+                  static_cast<long>(points), 100.0 * double(points) / input.tets.rows(),
+                  cached->worst_residual, cache_file.string().c_str());
+    notes.push_back(line);
+    return cached->weight;
+  }
+  const CachedCubature fitted = fit_scene_cubature(input, precompute, notes);
+  try {
+    save_multilevel_cubature(cache_file, hash, fitted);
+    notes.push_back("multilevel: cubature saved to " + cache_file.string());
+  } catch (const std::exception& e) {
+    notes.push_back(std::string("multilevel: warning: ") + e.what() + " (continuing without)");
+  }
+  return fitted.weight;
 }
 
 }  // namespace
@@ -111,13 +144,15 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   settings.dirichlet_aware = scene.solver.dirichlet_aware;
   const MultilevelInput input = multilevel_input(built);
   std::optional<MultilevelPrecompute> weights;
-  std::filesystem::path cache_file;
+  std::filesystem::path cache_file, cubature_file;
+  std::uint64_t hash = 0;
   std::string cache_note;
   if (!scene.solver.cache.empty()) {
     std::filesystem::path dir = scene.solver.cache;
     if (dir.is_relative()) dir = scene.source.parent_path() / dir;
-    const std::uint64_t hash = multilevel_input_hash(input, settings);
+    hash = multilevel_input_hash(input, settings);
     cache_file = multilevel_cache_file(dir, hash);
+    cubature_file = multilevel_cubature_file(dir, hash);
     std::string problem;
     weights = load_multilevel_cache(cache_file, hash, input, &problem);
     if (!problem.empty()) notes.push_back("multilevel cache: " + problem);
@@ -160,7 +195,8 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   std::shared_ptr<const MultilevelBases> bases = precompute->bases;
   MultilevelSolverSetup setup{[bases, solver] { return make_multilevel_solver(bases, solver); },
                               precompute, VecX()};
-  if (scene.solver.cubature) setup.cubature_weight = fitted_cubature(input, *precompute, notes);
+  if (scene.solver.cubature)
+    setup.cubature_weight = scene_cubature(input, *precompute, cubature_file, hash, notes);
   return setup;
 }
 

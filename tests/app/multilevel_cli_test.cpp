@@ -127,6 +127,24 @@ TEST(MultilevelCli, CubatureAndLaggedElasticHessianTakeTheSameStepsWithFewerAsse
   }
   EXPECT_LT(refresh_total, newton_total);
   EXPECT_GT(cubature_total, 0.0);
+
+  // With a cache folder the fitted rule is saved, and the next run loads it and takes the same
+  // steps.
+  std::vector<std::string> cached = {"--set", "/solver/type=\"multilevel\"",
+                                     "--set", "/solver/partitions=4",
+                                     "--set", "/solver/cubature=true",
+                                     "--set", "/solver/lag_elastic_hessian=true",
+                                     "--set", "/solver/cache=\"" + (tmp / "cache").string() + "\""};
+  for (const char* name : {"first", "second"}) {
+    std::vector<std::string> args = {"run", file.string(), "-o", (tmp / name).string()};
+    args.insert(args.end(), cached.begin(), cached.end());
+    const Result c = cli::run(args);
+    ASSERT_EQ(c.code, 0) << c.describe();
+    const bool second = std::string(name) == "second";
+    EXPECT_EQ(c.err.find("cubature saved to") != std::string::npos, !second) << c.err;
+    EXPECT_EQ(c.err.find("loaded from") != std::string::npos, second) << c.err;
+  }
+  expect_same_energies(tmp / "first", tmp / "second", {"kinetic", "elastic", "py"}, 1e-12);
 }
 
 TEST(MultilevelCli, RefusesScenesItCannotServeNamingThePointer) {

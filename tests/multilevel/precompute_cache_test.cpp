@@ -111,5 +111,39 @@ TEST(MultilevelCache, DamagedFilesAreMissesWithAReason) {
   EXPECT_NE(problem.find("not a simrun multilevel cache"), std::string::npos) << problem;
 }
 
+TEST(MultilevelCache, TheCubatureRuleRoundTripsAndDamagedRulesAreMisses) {
+  TempFolder dir;
+  const std::uint64_t hash = 0x1234;
+  const auto file = multilevel_cubature_file(dir.path, hash);
+  EXPECT_NE(file.filename().string().find("_cubature.bin"), std::string::npos);
+  EXPECT_FALSE(load_multilevel_cubature(file, hash, 5).has_value());  // absent: a plain miss
+  CachedCubature rule;
+  rule.weight = VecX::Zero(5);
+  rule.weight << 0.0, 1.5, 0.0, 2.25, 0.125;
+  rule.worst_residual = 3e-10;
+  rule.weights_only_partitions = 2;
+  save_multilevel_cubature(file, hash, rule);
+  const std::optional<CachedCubature> loaded = load_multilevel_cubature(file, hash, 5);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->weight, rule.weight);
+  EXPECT_EQ(loaded->worst_residual, rule.worst_residual);
+  EXPECT_EQ(loaded->weights_only_partitions, 2);
+  std::string problem;
+  EXPECT_FALSE(load_multilevel_cubature(file, hash + 1, 5, &problem).has_value());
+  EXPECT_NE(problem.find("another input"), std::string::npos) << problem;
+  problem.clear();
+  EXPECT_FALSE(load_multilevel_cubature(file, hash, 6, &problem).has_value());  // other mesh
+  EXPECT_NE(problem.find("truncated or inconsistent"), std::string::npos) << problem;
+  rule.weight[1] = -1.0;
+  save_multilevel_cubature(file, hash, rule);
+  problem.clear();
+  EXPECT_FALSE(load_multilevel_cubature(file, hash, 5, &problem).has_value());
+  EXPECT_NE(problem.find("negative"), std::string::npos) << problem;
+  std::ofstream(file, std::ios::trunc) << "hello";
+  problem.clear();
+  EXPECT_FALSE(load_multilevel_cubature(file, hash, 5, &problem).has_value());
+  EXPECT_NE(problem.find("not a simrun cubature cache"), std::string::npos) << problem;
+}
+
 }  // namespace
 }  // namespace simrun
