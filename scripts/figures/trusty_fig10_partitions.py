@@ -29,6 +29,14 @@ exceeds the soft one's by more than the homogeneous control's ratio, for both ju
 Reported: the purity with and without the jump penalty (the paper: the penalty keeps clusters
 to material boundaries).
 
+Fig. 12 (the modal cubature adapts to the material: stiff partitions, whose basis functions are
+nearly constant, need fewer points): every run also fits the cubature ("cubature": true) and we
+read its cell data "cubature_weight" (> 0 at the sampled tets). Reported per material: cubature
+points, points per partition and per cubic metre, and the stiff / soft ratio of points per
+partition, and the stiff / soft ratio of points per cubic metre of the partitions each material
+owns, which must be below the homogeneous control's (exit 1 otherwise; the paper: "stiff regions
+... require fewer cubature points; soft regions ... denser sampling").
+
 Writes OUT/trusty_fig10_partitions.csv (one row per run and material) and .png (tet centroids of
 the slab's top layer coloured by partition, the H outlined, handle origins marked), prints the
 table.
@@ -66,7 +74,7 @@ def run(args, work, cells, index):
     out = os.path.join(work, f"run{index}")
     cmd = [args.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
            "--set", f"/objects/0/mesh/box/cells=[{cells[0]},{cells[1]},{cells[2]}]",
-           "--set", f"/solver/jump_penalty={jump:g}"]
+           "--set", f"/solver/jump_penalty={jump:g}", "--set", "/solver/cubature=true"]
     if control:
         cmd += [arg for i in range(len(H_BOXES)) for arg in ("--set", f"/objects/0/regions/{i}/E={SOFT_E:g}")]
     try:
@@ -95,7 +103,8 @@ def analyse(out):
     part_volume = np.bincount(partition, weights=volume, minlength=parts)
     stiff_share = np.bincount(partition, weights=volume * in_h, minlength=parts) / part_volume
     origins = frame.point_data["handle_origin"]
-    return {"volume": volume, "centroid": centroid, "partition": partition, "in_h": in_h, "parts": parts,
+    sampled = frame.cell_data_dict["cubature_weight"]["tetra"] > 0
+    return {"sampled": sampled, "volume": volume, "centroid": centroid, "partition": partition, "in_h": in_h, "parts": parts,
             "part_volume": part_volume, "stiff_share": stiff_share, "origins": points[origins >= 0],
             "E_stiff": float(young[in_h].max()), "E_soft": float(young[~in_h].max())}
 
@@ -110,7 +119,13 @@ def per_material(a):
                      "material_volume": float(a["volume"][in_material].sum()), "partitions": int(mine.sum()),
                      "mean_volume": float(vols.mean()) if len(vols) else float("nan"),
                      "median_volume": float(np.median(vols)) if len(vols) else float("nan"),
-                     "purity": float(share[mine].mean()) if len(vols) else float("nan")})
+                     "purity": float(share[mine].mean()) if len(vols) else float("nan"),
+                     # Fig. 12: the cubature points of the partitions this material owns.
+                     "cubature_points": int(a["sampled"][mine[a["partition"]]].sum())})
+    for r in rows:
+        r["points_per_partition"] = r["cubature_points"] / r["partitions"] if r["partitions"] else float("nan")
+        owned = a["part_volume"][(a["stiff_share"] > 0.5) if r["material"] == "stiff" else (a["stiff_share"] <= 0.5)]
+        r["points_per_m3"] = r["cubature_points"] / owned.sum() if len(owned) else float("nan")
     return rows
 
 
@@ -142,7 +157,7 @@ def main():
 
     csv_path = os.path.join(args.out, "trusty_fig10_partitions.csv")
     keys = ["run", "jump_penalty", "tets", "total_partitions", "material", "E", "material_volume", "partitions",
-            "mean_volume", "median_volume", "purity"]
+            "mean_volume", "median_volume", "purity", "cubature_points", "points_per_partition", "points_per_m3"]
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
@@ -177,6 +192,26 @@ def main():
         if not larger:
             failures.append(f"{label}: stiff / soft mean partition volume {ratios[label]:.2f} not above the control's "
                             f"{control:.2f}")
+    print(f"Fig. 12, the modal cubature: {'run':<22} {'material':<8} {'points':>7} {'per partition':>13} "
+          f"{'per m3':>9}")
+    point_ratio = {}
+    for label, _, _ in RUNS:
+        rows = [r for r in table if r["run"] == label]
+        if len(rows) != 2:
+            continue
+        for r in rows:
+            print(f"{'':<28}{label:<22} {r['material']:<8} {r['cubature_points']:>7} "
+                  f"{r['points_per_partition']:>13.1f} {r['points_per_m3']:>9.0f}")
+        point_ratio[label] = rows[0]["points_per_m3"] / rows[1]["points_per_m3"]
+    if "homogeneous control" in point_ratio:
+        for label in (x for x in point_ratio if x != "homogeneous control"):
+            fewer = point_ratio[label] < point_ratio["homogeneous control"]
+            print(f"  {'yes' if fewer else 'no '}  {label}: stiff / soft cubature points per m3 "
+                  f"x{point_ratio[label]:.2f}, the homogeneous control's x{point_ratio['homogeneous control']:.2f} "
+                  "(paper, Fig. 12: fewer points in stiff material)")
+            if not fewer:
+                failures.append(f"{label}: stiff / soft cubature density x{point_ratio[label]:.2f} not below the "
+                                f"control's x{point_ratio['homogeneous control']:.2f}")
     purity = {label: [r["purity"] for r in table if r["run"] == label] for label in ratios}
     if "contrast, jump 0" in purity and "contrast, jump 0.25" in purity:
         print(f"  purity (stiff, soft): jump 0 {purity['contrast, jump 0'][0]:.2f}, {purity['contrast, jump 0'][1]:.2f}; "
