@@ -61,7 +61,8 @@ Newton iterations and step time against E), prints the table.
 
 usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--quick]
            [--runs DIR] [--repeats N] [--timeout S] [--projection always|auto] [--target-tets N,N]
-           [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel] [--format png|pdf|svg[,...]]
+           [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel] [--direction-tolerance X]
+           [--format png|pdf|svg[,...]]
 Full mode: meshes of 4757, 12632 and 39285 tets (target_tets 1000, 5000, 15000), E = 1e4, 1e5
 (below the paper's range, to show where the growth happens) and 1e6 ... 1e10, 3 repeats.
 --quick: a 1769-tet ball (target_tets 150), E = 1e6 and 1e10, 1 repeat (< 10 s).
@@ -95,6 +96,10 @@ MAX_PROBE_STEPS = 30
 # barrier force is ~1e3 N, so two converged solves may differ by ~1e-5 J out of ~1 J: "same"
 # means the energies agree to 1e-4 of the largest (measured: <= 1e-10 with projection always).
 SAME_STATE = 1e-4
+# With the paper's Newton stop (--direction-tolerance) each solver stops at its own inexact point:
+# the states are compared against about 1 % of the energy scale (the issue's bound, stated for
+# positions), and only reported.
+SAME_STATE_PAPER_STOP = 1e-2
 
 
 class Runner:
@@ -102,6 +107,8 @@ class Runner:
         self.simrun, self.work, self.timeout = args.simrun, work, args.timeout
         self.common = ["--set", f"/integrator/newton/projection={args.projection}",
                        "--set", f"/solver/max_iterations={args.pcg_max_iterations}"]
+        if args.direction_tolerance > 0:  # the paper's stop, the same for every solver
+            self.common += ["--set", f"/integrator/newton/direction_tolerance={args.direction_tolerance:g}"]
 
     def run(self, name, tets, young, extra):
         """simrun run with the mesh size and E; returns (exit code or None on timeout, message,
@@ -237,8 +244,15 @@ def main():
     parser.add_argument("--pcg-max-iterations", type=int, default=100000, help="CG iterations per solve at most")
     parser.add_argument("--solvers", type=lambda s: s.split(","), default=SOLVERS,
                         help="comma-separated, cholmod first (the reference state); default cholmod,pcg,multilevel")
+    parser.add_argument("--direction-tolerance", type=float, default=0.0,
+                        help="the paper's Newton stop |d|/(h|V|) < X m/s for every solver (0: off, the default; "
+                             "the paper uses 1e-3); the end states are then compared against SAME_STATE_PAPER_STOP "
+                             "and only reported")
     plotting.add_format_argument(parser)
     args = parser.parse_args()
+    if args.direction_tolerance > 0:
+        global SAME_STATE
+        SAME_STATE = SAME_STATE_PAPER_STOP
     if args.solvers[0] != "cholmod" or not set(args.solvers) <= set(SOLVERS):
         parser.error(f"--solvers: cholmod first, then any of {SOLVERS[1:]}")
     solvers = args.solvers
@@ -325,7 +339,8 @@ def main():
     for (tets, young), group in by_key.items():
         for solver, row in group.items():
             d = row["energy_rel_diff"]
-            if d is not None and not d < SAME_STATE:
+            # With the paper's stop each solver ends at its own inexact point: reported only.
+            if d is not None and not d < SAME_STATE and args.direction_tolerance == 0:
                 failures.append(f"{tets} / E {young:g}: cholmod and {solver} end {d:.1e} apart (> {SAME_STATE:g})")
     for solver in solvers[1:]:
         compared = [g[solver]["energy_rel_diff"] for g in by_key.values() if g[solver]["energy_rel_diff"] is not None]
