@@ -62,7 +62,7 @@ Newton iterations and step time against E), prints the table.
 usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--quick]
            [--runs DIR] [--repeats N] [--timeout S] [--projection always|auto] [--target-tets N,N]
            [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel] [--direction-tolerance X]
-           [--format png|pdf|svg[,...]]
+           [--direction-norm l2_over_V|l2_over_sqrtV|inf] [--format png|pdf|svg[,...]]
 Full mode: meshes of 4757, 12632 and 39285 tets (target_tets 1000, 5000, 15000), E = 1e4, 1e5
 (below the paper's range, to show where the growth happens) and 1e6 ... 1e10, 3 repeats.
 --quick: a 1769-tet ball (target_tets 150), E = 1e6 and 1e10, 1 repeat (< 10 s).
@@ -108,7 +108,8 @@ class Runner:
         self.common = ["--set", f"/integrator/newton/projection={args.projection}",
                        "--set", f"/solver/max_iterations={args.pcg_max_iterations}"]
         if args.direction_tolerance > 0:  # the paper's stop, the same for every solver
-            self.common += ["--set", f"/integrator/newton/direction_tolerance={args.direction_tolerance:g}"]
+            self.common += ["--set", f"/integrator/newton/direction_tolerance={args.direction_tolerance:g}",
+                            "--set", f"/integrator/newton/direction_norm={args.direction_norm}"]
 
     def run(self, name, tets, young, extra):
         """simrun run with the mesh size and E; returns (exit code or None on timeout, message,
@@ -248,6 +249,8 @@ def main():
                         help="the paper's Newton stop |d|/(h|V|) < X m/s for every solver (0: off, the default; "
                              "the paper uses 1e-3); the end states are then compared against SAME_STATE_PAPER_STOP "
                              "and only reported")
+    parser.add_argument("--direction-norm", choices=["l2_over_V", "l2_over_sqrtV", "inf"], default="l2_over_V",
+                        help="the norm of --direction-tolerance's stop (default the paper's |d|_2/|V|)")
     plotting.add_format_argument(parser)
     args = parser.parse_args()
     if args.direction_tolerance > 0:
