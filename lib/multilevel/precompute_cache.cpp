@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace simrun {
@@ -35,6 +36,24 @@ template <class T>
 void write_array(std::ofstream& out, const T* data, std::int64_t count) {
   write_pod(out, count);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(sizeof(T) * count));
+}
+
+/// Writes `file` (creating its folder) through a temporary file renamed into place, so a reader
+/// never sees half a file; write_body fills the stream. Throws std::runtime_error naming `what`.
+template <class WriteBody>
+void write_atomically(const std::filesystem::path& file, const std::string& what,
+                      const WriteBody& write_body) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  const std::filesystem::path partial = file.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write the " + what + " " + partial.string());
+    write_body(out);
+    if (!out) throw std::runtime_error("cannot write the " + what + " " + partial.string());
+  }
+  std::filesystem::rename(partial, file, ec);
+  if (ec) throw std::runtime_error("cannot move the " + what + " into " + file.string());
 }
 
 /// Reads with bounds: any short read or implausible count makes the whole load a miss.
@@ -93,12 +112,7 @@ std::filesystem::path multilevel_cache_file(const std::filesystem::path& dir, st
 
 void save_multilevel_cache(const std::filesystem::path& file, std::uint64_t hash,
                            const MultilevelPrecompute& p) {
-  std::error_code ec;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  const std::filesystem::path partial = file.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write the multilevel cache " + partial.string());
+  write_atomically(file, "multilevel cache", [&](std::ofstream& out) {
     out.write(kMagic, sizeof kMagic);
     write_pod(out, hash);
     write_pod(out, std::int64_t(p.phi.rows()));
@@ -122,10 +136,7 @@ void save_multilevel_cache(const std::filesystem::path& file, std::uint64_t hash
     write_array(out, rows.data(), std::int64_t(rows.size()));
     write_array(out, columns.data(), std::int64_t(columns.size()));
     write_array(out, values.data(), std::int64_t(values.size()));
-    if (!out) throw std::runtime_error("cannot write the multilevel cache " + partial.string());
-  }
-  std::filesystem::rename(partial, file, ec);
-  if (ec) throw std::runtime_error("cannot move the multilevel cache into " + file.string());
+  });
 }
 
 std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem::path& file,
@@ -193,21 +204,13 @@ std::filesystem::path multilevel_cubature_file(const std::filesystem::path& dir,
 
 void save_multilevel_cubature(const std::filesystem::path& file, std::uint64_t hash,
                               const CachedCubature& c) {
-  std::error_code ec;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  const std::filesystem::path partial = file.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write the cubature cache " + partial.string());
+  write_atomically(file, "cubature cache", [&](std::ofstream& out) {
     out.write(kCubatureMagic, sizeof kCubatureMagic);
     write_pod(out, hash);
     write_pod(out, c.worst_residual);
     write_pod(out, std::int64_t(c.weights_only_partitions));
     write_array(out, c.weight.data(), std::int64_t(c.weight.size()));
-    if (!out) throw std::runtime_error("cannot write the cubature cache " + partial.string());
-  }
-  std::filesystem::rename(partial, file, ec);
-  if (ec) throw std::runtime_error("cannot move the cubature cache into " + file.string());
+  });
 }
 
 std::optional<CachedCubature> load_multilevel_cubature(const std::filesystem::path& file,
