@@ -153,5 +153,29 @@ TEST(NewtonWithHessianParts, ReachesTheSameMinimizerAndRefreshesAsTheTriggerSays
   EXPECT_GT(s.iterations, s_exact.iterations);  // a lagged matrix converges linearly
 }
 
+TEST(NewtonWithHessianParts, ATooStiffLaggedMatrixIsKeptByTheStepLengthTrigger) {
+  // The trigger's blind spot (docs/multilevel.md): from x = 3 the quartic's Hessian at the start
+  // is far stiffer than at the minimizer, so lagged steps are short but fully accepted, the mean
+  // step length never falls below 0.5, and the lagged solve does not converge in 100 iterations
+  // where exact Newton does.
+  const int n = 20;
+  NewtonSettings settings;
+  settings.tolerance = 1e-12;
+  settings.max_iterations = 100;
+  settings.projection = HessianProjection::kNever;
+  VecX exact_x = VecX::Constant(n, 3.0);
+  QuarticObjective exact(n);
+  PartsSolver exact_solver;
+  EXPECT_EQ(newton_minimize(exact, exact_x, exact_solver, settings).status, Status::kSuccess);
+  settings.elastic_lag = {true, 3, 0.5, 5};
+  VecX lagged_x = VecX::Constant(n, 3.0);
+  QuarticObjective lagged(n);
+  PartsSolver lagged_solver;
+  const NewtonStats s = newton_minimize(lagged, lagged_x, lagged_solver, settings);
+  EXPECT_EQ(s.status, Status::kNotConverging);
+  EXPECT_EQ(s.elastic_refreshes, 1);  // the step's first iteration only
+  EXPECT_EQ(s.line_search_steps, 0);  // every lagged step was accepted in full
+}
+
 }  // namespace
 }  // namespace simrun
