@@ -112,7 +112,9 @@ TEST(MultilevelCli, CubatureAndLaggedElasticHessianTakeTheSameStepsWithFewerAsse
                 "/solver/lag_elastic_hessian=true"});
   ASSERT_EQ(r.code, 0) << r.describe();
   EXPECT_NE(r.err.find("multilevel: cubature"), std::string::npos) << r.err;
-  expect_same_energies(tmp / "direct", out, {"kinetic", "elastic", "py"}, 1e-4);
+  // Measured: at most 9.2e-10 of each energy's scale (py); the bound leaves 1000x for other
+  // machines and thread counts, and is 10x tighter than the whole-Hessian test's.
+  expect_same_energies(tmp / "direct", out, {"kinetic", "elastic", "py"}, 1e-6);
   const auto refreshes = cli::column(out / "stats.csv", "ml_lag_refreshes");
   const auto newton = cli::column(out / "stats.csv", "newton_iters");
   const auto cubature_s = cli::column(out / "stats.csv", "ml_cubature_s");
