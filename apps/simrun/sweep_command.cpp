@@ -129,7 +129,7 @@ void plan_commands(Plan& plan, const SweepOptions& options, int to_run) {
   plan.argvs.clear();
   for (const auto& point : plan.sweep.points) {
     std::vector<std::string> argv = {exe.string(), "run", plan.sweep.base_scene.string()};
-    for (const auto& o : point.overrides(plan.sweep.parameters)) {
+    for (const auto& o : plan.sweep.overrides(point)) {
       argv.push_back("--set");
       argv.push_back(o);
     }
@@ -150,6 +150,8 @@ json sweep_record(const Plan& plan) {
   record["sweep"] = plan.sweep.file.string();
   record["scene"] = plan.sweep.base_scene.string();
   record["mode"] = plan.sweep.mode;
+  record["set"] = json::object();
+  for (const auto& f : plan.sweep.fixed) record["set"][f.pointer] = f.value;
   record["parameters"] = json::array();
   for (const auto& p : plan.sweep.parameters)
     record["parameters"].push_back(

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kKeys = {"scene", "mode", "parameters"};
+const std::vector<std::string> kKeys = {"scene", "mode", "set", "parameters"};
 
 /// One line of a sweep-file error: "FILE: /pointer: what".
 [[noreturn]] void fail(const fs::path& file, const std::string& pointer, const std::string& what) {
@@ -47,6 +47,21 @@ std::vector<std::string> reference_tokens(const std::string& pointer) {
 /// A parameter's place in a message: its pointer as written, a key of "parameters".
 std::string parameter_path(const std::string& pointer) { return "parameters \"" + pointer + "\""; }
 
+/// A key of "set" or "parameters" must be a JSON pointer below the root, without '='.
+void check_pointer(const fs::path& file, const std::string& where, const std::string& pointer) {
+  try {
+    if (pointer.empty() || reference_tokens(pointer).empty())
+      throw std::invalid_argument("the whole scene");
+  } catch (const std::exception&) {
+    fail(file, where,
+         "expected a JSON pointer into the scene such as \"/objects/0/material/E\", found \"" +
+             pointer + "\"");
+  }
+  if (pointer.find('=') != std::string::npos)
+    fail(file, where,
+         "a pointer may not contain '=' (--set splits POINTER=VALUE at the first '=')");
+}
+
 /// Folder names must be unique: a second point whose values give the same text (values that
 /// differ only in characters replaced by '-', or beyond the length limit) gets "~2", "~3", ...
 void make_unique(std::vector<SweepPoint>& points) {
@@ -60,11 +75,11 @@ void make_unique(std::vector<SweepPoint>& points) {
 
 }  // namespace
 
-std::vector<std::string> SweepPoint::overrides(
-    const std::vector<SweepParameter>& parameters) const {
+std::vector<std::string> Sweep::overrides(const SweepPoint& point) const {
   std::vector<std::string> texts;
+  for (const auto& setting : fixed) texts.push_back(setting.pointer + "=" + setting.value.dump());
   for (std::size_t i = 0; i < parameters.size(); ++i)
-    texts.push_back(parameters[i].pointer + "=" + values.at(i).dump());
+    texts.push_back(parameters[i].pointer + "=" + point.values.at(i).dump());
   return texts;
 }
 
@@ -148,7 +163,7 @@ Sweep read_sweep(const fs::path& path) {
     if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) continue;
     std::string hint = nearest_name(key, kKeys);
     fail(file, "/" + key,
-         "unknown key (expected scene, mode, parameters)" +
+         "unknown key (expected scene, mode, set, parameters)" +
              (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
   }
   if (!root.contains("scene")) fail(file, "/scene", "missing: the base scene file");
@@ -165,6 +180,17 @@ Sweep read_sweep(const fs::path& path) {
     sweep.mode = root["mode"].get<std::string>();
   }
 
+  if (root.contains("set")) {
+    const auto& fixed = root["set"];
+    if (!fixed.is_object())
+      fail(file, "/set",
+           "expected an object {\"/json/pointer\": value, ...}, found " + found(fixed));
+    for (const auto& [pointer, value] : fixed.items()) {
+      check_pointer(file, "set \"" + pointer + "\"", pointer);
+      sweep.fixed.push_back({pointer, json::parse(value.dump())});
+    }
+  }
+
   if (!root.contains("parameters"))
     fail(file, "/parameters", "missing: an object {\"/json/pointer\": [values...], ...}");
   const auto& parameters = root["parameters"];
@@ -177,17 +203,10 @@ Sweep read_sweep(const fs::path& path) {
   for (const auto& [pointer, values] : parameters.items()) {
     // The key itself is the parameter's pointer; in a message it is quoted as a key.
     const std::string where = parameter_path(pointer);
-    try {
-      if (pointer.empty() || reference_tokens(pointer).empty())
-        throw std::invalid_argument("the whole scene");
-    } catch (const std::exception&) {
-      fail(file, where,
-           "expected a JSON pointer into the scene such as \"/objects/0/material/E\", found \"" +
-               pointer + "\"");
-    }
-    if (pointer.find('=') != std::string::npos)
-      fail(file, where,
-           "a pointer may not contain '=' (--set splits POINTER=VALUE at the first '=')");
+    check_pointer(file, where, pointer);
+    if (std::any_of(sweep.fixed.begin(), sweep.fixed.end(),
+                    [&](const SweepSetting& f) { return f.pointer == pointer; }))
+      fail(file, where, "also in \"set\": a pointer is either fixed or a parameter");
     if (!values.is_array() || values.empty())
       fail(file, where, "expected a non-empty list of values, found " + found(values));
     SweepParameter parameter;
@@ -258,7 +277,7 @@ Sweep read_sweep(const fs::path& path) {
 std::vector<json> validate_sweep_points(const Sweep& sweep, const fs::path& out_dir) {
   std::vector<json> scenes;
   for (const auto& point : sweep.points) {
-    const std::vector<std::string> overrides = point.overrides(sweep.parameters);
+    const std::vector<std::string> overrides = sweep.overrides(point);
     try {
       json scene = load_normalized_scene(sweep.base_scene, overrides);
       scene["output"]["dir"] = (out_dir / point.name).string();

@@ -19,25 +19,35 @@ struct SweepPoint {
   int index = 0;                       ///< position in the expansion (the Slurm array task id)
   std::string name;                    ///< folder name, e.g. "E=1e5_dt=0.01"
   std::vector<nlohmann::json> values;  ///< one per parameter, in the parameters' order
+};
 
-  /// "--set" texts "POINTER=VALUE" (VALUE as compact JSON), one per parameter.
-  std::vector<std::string> overrides(const std::vector<SweepParameter>& parameters) const;
+/// A fixed override of the sweep file's "set": applied to every point, not part of its name.
+struct SweepSetting {
+  std::string pointer;
+  nlohmann::json value;
 };
 
 struct Sweep {
   std::filesystem::path file;        ///< the sweep file (absolute)
   std::filesystem::path base_scene;  ///< "scene", resolved against the sweep file's folder
   std::string mode;                  ///< "grid" or "zip"
+  std::vector<SweepSetting> fixed;   ///< "set", in the file's order
   std::vector<SweepParameter> parameters;
   std::vector<SweepPoint> points;
+
+  /// A point's "--set" texts "POINTER=VALUE" (VALUE as compact JSON): the fixed settings first,
+  /// then one per parameter.
+  std::vector<std::string> overrides(const SweepPoint& point) const;
 };
 
-/// Reads and expands a sweep file. Grid order: the first parameter varies slowest (nested loops
-/// in the file's order). Throws InputError "FILE: /key: expected ..., found ..." naming the sweep
-/// file and the pointer for a malformed file, missing or unknown keys, an empty or non-array
-/// value list, zip lists of unequal length, a pointer that is not a JSON pointer, a value listed
-/// twice in a grid, or a zip that gives one point twice (both would run the same point twice; a
-/// zip list may repeat values). Does not read the base scene (see validate_sweep_points).
+/// Reads and expands a sweep file. "set" ({"/pointer": value, ...}) overrides the base scene for
+/// every point; a pointer may not be both in "set" and a parameter. Grid order: the first parameter
+/// varies slowest (nested loops in the file's order). Throws InputError "FILE: /key: expected ...,
+/// found ..." naming the sweep file and the pointer for a malformed file, missing or unknown keys,
+/// an empty or non-array value list, zip lists of unequal length, a pointer that is not a JSON
+/// pointer, a value listed twice in a grid, or a zip that gives one point twice (both would run the
+/// same point twice; a zip list may repeat values). Does not read the base scene (see
+/// validate_sweep_points).
 Sweep read_sweep(const std::filesystem::path& file);
 
 /// Loads the base scene with each point's overrides (the scene parser: schema and semantic

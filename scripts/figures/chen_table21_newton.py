@@ -20,40 +20,26 @@ usage: scripts/figures/chen_table21_newton.py [--simrun PATH] [--out DIR] [--qui
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENE = os.path.join(ROOT, "scenes", "chen_table21_chain.json")
 STIFFNESS = [1e-1, 1e0, 1e1, 1e2, 1e3, 1e4]
 THESIS_NEWTON = [20, 20, 39, 45, 70, 80]
 THESIS_BFGS = [59, 100, 205, 614, 1199, 1510]
 
 
-def scene(k):
-    """scenes/chen_table21_chain.json with spring constant k."""
-    with open(os.path.join(ROOT, "scenes", "chen_table21_chain.json")) as f:
-        s = json.load(f)
-    s["objects"][0]["material"]["stiffness"] = k
-    return s
-
-
-def run(simrun, k, work):
-    path = os.path.join(work, f"chain_{k:g}.json")
-    with open(path, "w") as f:
-        json.dump(scene(k), f)
-    out = os.path.join(work, f"out_{k:g}")
-    proc = subprocess.run([simrun, "run", path, "-o", out, "--quiet"], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        return None, proc.stdout.strip()
-    with open(os.path.join(out, "stats.csv")) as f:
-        rows = list(csv.DictReader(f))
-    return sum(int(r["newton_iters"]) for r in rows), f"{len(rows)} steps"
+def run(simrun, work):
+    """Total Newton iterations per k: one `simrun sweep` over the spring constant."""
+    points = [(k, {"/objects/0/material/stiffness": k}) for k in STIFFNESS]
+    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "table21")
+    return [sum(int(r["newton_iters"]) for r in sweep_runs.read_rows(
+        os.path.join(runs[k]["dir"], "stats.csv"))) for k in STIFFNESS]
 
 
 def main():
@@ -64,14 +50,8 @@ def main():
     plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    iters = []
     with tempfile.TemporaryDirectory() as work:
-        for k in STIFFNESS:
-            n, message = run(args.simrun, k, work)
-            if n is None:
-                print(f"k = {k:g}: simrun failed: {message}")
-                return 1
-            iters.append(n)
+        iters = run(args.simrun, work)  # a failed run stops the script with its message
     csv_path = os.path.join(args.out, "chen_table21_newton.csv")
     with open(csv_path, "w", newline="") as f:
         w = csv.writer(f)

@@ -14,7 +14,7 @@ Scene: scenes/chen_untwisting_cuboid.json (1 x 0.2 x 0.2 m, 25 x 5 x 5 cubes x 5
 tets, nu = 0.3, rho = 1000, twist 360 degrees, 150 steps; the thesis gives neither the size nor
 the twist, see the thesis digest Sec. 6.4.2). The script runs BE (projected Newton with line
 search, at most 50 iterations, tolerance 1e-6) and SI at the scene's twist and at larger twists
-(the twist at which SI fails is itself a result), and reports for every run simrun's exit code
+(the twist at which SI fails is itself a result), and reports for every run its status
 and message, and for BE the Newton iterations per step.
 
 Writes OUT/chen_untwisting_cuboid.csv (step, t, kinetic, elastic, total per run),
@@ -24,41 +24,31 @@ usage: scripts/figures/chen_untwisting_cuboid.py [--simrun PATH] [--out DIR] [--
                                                   [--format png|pdf|svg[,...]]
 """
 import argparse
-import concurrent.futures
 import csv
-import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_untwisting_cuboid.json")
 METHODS = ["be", "si"]
 # Fig. 6.7: SIERE with s modes, and ERE, at the scene's twist.
 MODES = [5, 6, 10, 20]
-SPIN = ["--set", "/objects/0/initial/angular_velocity=[5,0,0]", "--set", "/damping/stiffness=0.005"]
+SPIN = {"/objects/0/initial/angular_velocity": [5, 0, 0], "/damping/stiffness": 0.005}
 
 
-def run(simrun, method, angle, work, extra, label=None, sets=()):
-    label = label or method
-    out = os.path.join(work, f"{label}_{angle}")
-    # One thread per run: two runs go in parallel, and oversubscribed OpenMP solves spin.
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}", "--set", f"/objects/0/initial/twist/angle_deg={angle}"]
-    cmd += list(sets) + extra
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(out, "energy.csv")) as f:
-        energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-    with open(os.path.join(out, "stats.csv")) as f:
-        iters = [int(r["newton_iters"]) for r in csv.DictReader(f)]
-    with open(os.path.join(out, "run.json")) as f:
-        record = json.load(f)
-    return {"method": label, "angle": angle, "rc": proc.returncode, "status": record.get("status"),
-            "message": record.get("message", ""), "energy": energy, "iters": iters}
+def read_run(r, method, angle):
+    """One run's energies, Newton iterations and end status from its folder."""
+    with open(os.path.join(r["dir"], "energy.csv")) as f:
+        energy = [{k: float(v) for k, v in e.items()} for e in csv.DictReader(f)]
+    with open(os.path.join(r["dir"], "stats.csv")) as f:
+        iters = [int(e["newton_iters"]) for e in csv.DictReader(f)]
+    return {"method": method, "angle": angle, "finished": r["status"] == "finished",
+            "status": r["status"], "message": r["message"], "energy": energy, "iters": iters}
 
 
 def main():
@@ -73,17 +63,25 @@ def main():
     # 360 deg is the scene; the larger twists probe where SI (and BE) stop working. On the quick
     # mesh 1080 deg already inverts elements in the initial state (infinite neo-Hookean energy).
     angles = [360, 720] if args.quick else [360, 720, 1080]
-    extra = ["--set", "/objects/0/mesh/box/cells=[10,2,2]", "--set", "/time/steps=40"] if args.quick else []
-    jobs = [(m, a, m, []) for a in angles for m in METHODS]
-    jobs += [("siere", 360, f"siere_s{s}", ["--set", f"/integrator/modes={s}"]) for s in MODES]
-    jobs += [("ere", 360, "ere", [])]
+    fixed = {"/output/frames": []}
+    if args.quick:
+        fixed.update({"/objects/0/mesh/box/cells": [10, 2, 2], "/time/steps": 40})
+    # (label, method, twist, further settings); the method and twist are settings too.
+    jobs = [(m, m, a, {}) for a in angles for m in METHODS]
+    jobs += [(f"siere_s{s}", "siere", 360, {"/integrator/modes": s}) for s in MODES]
+    jobs += [("ere", "ere", 360, {})]
     for at in ("rest", "current"):
-        damping = SPIN + ["--set", f"/damping/stiffness_at={at}"]
-        jobs += [("siere", 360, f"siere_s5_spin_{at}", damping + ["--set", "/integrator/modes=5"]),
-                 ("be", 360, f"be_spin_{at}", damping)]
+        damping = {**SPIN, "/damping/stiffness_at": at}
+        jobs += [(f"siere_s5_spin_{at}", "siere", 360, {**damping, "/integrator/modes": 5}),
+                 (f"be_spin_{at}", "be", 360, damping)]
+    points = [((label, angle), {"/integrator/type": method,
+                                "/objects/0/initial/twist/angle_deg": angle, **sets})
+              for label, method, angle, sets in jobs]
     with tempfile.TemporaryDirectory() as work:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            runs = list(pool.map(lambda j: run(args.simrun, j[0], j[1], work, extra, j[2], j[3]), jobs))
+        # Two runs at a time, one thread each. Divergence and failure are results here.
+        done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "cuboid", fixed=fixed, jobs=2,
+                                    accept=("finished", "diverged", "failed"))
+        runs = [read_run(done[key], key[0], key[1]) for key, _ in points]
 
     steps = max(len(r["energy"]) for r in runs)
     csv_path = os.path.join(args.out, "chen_untwisting_cuboid.csv")
@@ -109,32 +107,32 @@ def main():
     total_steps = 40 if args.quick else 150
     print(f"untwisting cuboid {'10x2x2 (quick)' if args.quick else '25x5x5'} cubes x 5 tets, "
           f"neo-Hookean E = 1e5, h = 0.01, {total_steps} steps")
-    print(f"{'method':>22} {'twist':>6} {'exit':>4} {'status':>9} {'steps':>5} {'E0 [J]':>9} {'E_end [J]':>10} "
+    print(f"{'method':>22} {'twist':>6} {'status':>9} {'steps':>5} {'E0 [J]':>9} {'E_end [J]':>10} "
           f"{'KE_end [J]':>10} {'newton mean/max':>16}  message")
     for r in runs:
         e, it = r["energy"], r["iters"]
         newton = f"{sum(it) / len(it):.2f}/{max(it)}" if r["method"].startswith("be") and it else "-"
-        print(f"{r['method']:>22} {r['angle']:>6} {r['rc']:>4} {r['status']:>9} {len(e) - 1:>5} "
+        print(f"{r['method']:>22} {r['angle']:>6} {r['status']:>9} {len(e) - 1:>5} "
               f"{e[0]['total']:>9.4g} {e[-1]['total']:>10.4g} {e[-1]['kinetic']:>10.4g} {newton:>16}  "
               f"{r['message']}")
     for r in be_runs:
         if r["iters"]:
             print(f"BE {r['angle']} deg Newton iterations per step: " + " ".join(map(str, r["iters"])))
-    be_ok = all(r["rc"] == 0 for r in be_runs if r["angle"] == 360)
-    si_fail = [r["angle"] for r in runs if r["method"] == "si" and r["rc"] != 0]
+    be_ok = all(r["finished"] for r in be_runs if r["angle"] == 360)
+    si_fail = [r["angle"] for r in runs if r["method"] == "si" and not r["finished"]]
     print("thesis: SI goes unstable within a few steps, BE stays stable")
     print(f"  BE at the scene's 360 deg finished (all steps converged): {'yes' if be_ok else 'NO'}; "
-          f"BE failed at twist(s): {[r['angle'] for r in be_runs if r['rc'] != 0] or 'none'}")
+          f"BE failed at twist(s): {[r['angle'] for r in be_runs if not r['finished']] or 'none'}")
     for r in runs:
         if not math.isfinite(r["energy"][0]["total"]):
             print(f"  note: {r['method']} {r['angle']} deg: the initial twist inverts elements (infinite "
                   "neo-Hookean energy), so this is no test of the integrator")
     print(f"  SI failed at twist(s): {si_fail if si_fail else 'none'}; finished at "
-          f"{[r['angle'] for r in runs if r['method'] == 'si' and r['rc'] == 0]}")
+          f"{[r['angle'] for r in runs if r['method'] == 'si' and r['finished']]}")
     by_label = {r["method"]: r for r in runs if r["angle"] == 360}
-    siere_ok = [s for s in MODES if by_label[f"siere_s{s}"]["rc"] == 0]
+    siere_ok = [s for s in MODES if by_label[f"siere_s{s}"]["finished"]]
     print(f"  SIERE finished at 360 deg for s = {siere_ok} of {MODES}; ERE: "
-          f"{'finished' if by_label['ere']['rc'] == 0 else by_label['ere']['status']}")
+          f"{'finished' if by_label['ere']['finished'] else by_label['ere']['status']}")
 
     def elastic(label):
         return [e["elastic"] for e in by_label[label]["energy"]]
@@ -161,11 +159,11 @@ def main():
         for i, r in enumerate(shown):
             t = [e["t"] for e in r["energy"]]
             tot = [e["total"] for e in r["energy"]]
-            label = f"{r['method'].upper()} ${r['angle']}^\\circ$" + ("" if r["rc"] == 0 else f" ({r['status']})")
+            label = f"{r['method'].upper()} ${r['angle']}^\\circ$" + ("" if r["finished"] else f" ({r['status']})")
             # BE and SI start at the same energy: markers keep both visible where they meet.
             style = plotting.curve_style(i, len(t), series=len(shown))
             style["linestyle"] = "-" if r["method"] == "be" else "--"
-            if r["rc"] != 0:
+            if not r["finished"]:
                 style.update(marker="x", markevery=None)
             ax.semilogy(t, [max(x, 1e-12) for x in tot], color=colors.get(r["angle"], "k"), label=label, **style)
         ax.set_xlabel(r"$t$ [s]")

@@ -23,11 +23,11 @@ usage: scripts/figures/eigenfit_fig5_modes.py [--simrun PATH] [--out DIR] [--qui
 import argparse
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_bar.json")
@@ -39,24 +39,23 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def run(simrun, E, steps, work):
-    out = os.path.join(work, f"E{E:g}")
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1",
-           "--set", "/output/frames=[]", "--set", "/reference/run=false",
-           "--set", "/objects/0/material/model=\"neohookean\"",
-           "--set", f"/objects/0/material/E={E:g}", "--set", "/objects/0/initial={}",
-           "--set", "/gravity=[0,-9.81,0]", "--set", f"/time/steps={steps}"]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"simrun failed (exit {result.returncode}) for E = {E:g}:\n{result.stderr}")
-    eig = read_csv(os.path.join(out, "eigenvalues.csv"))
-    stats = read_csv(os.path.join(out, "stats.csv"))
-    return {
-        "t": [float(r["t"]) for r in eig],
-        "lambda": [[float(r[f"lambda_{k}"]) for r in eig] for k in (1, 2, 3)],
-        "tracked": [float(r["eigenfit_tracked"]) for r in stats],
-        "failed": [int(float(r["step"])) for r in stats if float(r["eigenfit_tracking_failed"]) > 0],
-    }
+def run(simrun, steps, work):
+    """Both stiffnesses in one `simrun sweep`: eigenvalue and tracking rows per E."""
+    fixed = {"/output/frames": [], "/reference/run": False, "/objects/0/material/model": "neohookean",
+             "/objects/0/initial": {}, "/gravity": [0, -9.81, 0], "/time/steps": steps}
+    points = [(E, {"/objects/0/material/E": E}) for E in STIFFNESSES]
+    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "fig5", fixed=fixed)
+    out = {}
+    for E, r in runs.items():
+        eig = read_csv(os.path.join(r["dir"], "eigenvalues.csv"))
+        stats = read_csv(os.path.join(r["dir"], "stats.csv"))
+        out[E] = {
+            "t": [float(r["t"]) for r in eig],
+            "lambda": [[float(r[f"lambda_{k}"]) for r in eig] for k in (1, 2, 3)],
+            "tracked": [float(r["eigenfit_tracked"]) for r in stats],
+            "failed": [int(float(r["step"])) for r in stats if float(r["eigenfit_tracking_failed"]) > 0],
+        }
+    return out
 
 
 def main():
@@ -71,7 +70,7 @@ def main():
     steps = 300
 
     with tempfile.TemporaryDirectory() as work:
-        runs = {E: run(args.simrun, E, steps, work) for E in STIFFNESSES}
+        runs = run(args.simrun, steps, work)
 
     path = os.path.join(args.out, "eigenfit_fig5_modes.csv")
     with open(path, "w", newline="") as f:

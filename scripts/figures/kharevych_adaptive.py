@@ -22,33 +22,29 @@ usage: scripts/figures/kharevych_adaptive.py [--simrun PATH] [--out DIR] [--quic
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
 
 
-def run(simrun, work, label, scene, sets):
-    out = os.path.join(work, label.replace(" ", "_").replace("/", "_"))
-    cmd = [simrun, "run", os.path.join(SCENES, scene), "-o", out, "--quiet", "--threads", "1",
-           "--set", "/output/frames=[]", "--set", "/output/every=1"]
-    for key, value in sets.items():
-        cmd += ["--set", f"{key}={value}"]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode not in (0, 2, 3):
-        sys.exit(f"{label}: simrun exited {proc.returncode}:\n{proc.stdout}")
-    with open(os.path.join(out, "energy.csv")) as f:
-        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-    with open(os.path.join(out, "run.json")) as f:
-        status = json.load(f)["status"]
-    return {"label": label, "rows": rows, "status": status, "t_end": rows[-1]["t"],
-            "steps": len(rows) - 1}
+def run(simrun, work, name, scene, points):
+    """[(label, settings)] on one scene -> one result per point, in order: one `simrun sweep`."""
+    done = sweep_runs.run_sweep(simrun, os.path.join(SCENES, scene), points, work, name,
+                                fixed={"/output/frames": [], "/output/every": 1},
+                                accept=("finished", "diverged", "failed"))
+    results = []
+    for label, _ in points:
+        with open(os.path.join(done[label]["dir"], "energy.csv")) as f:
+            rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        results.append({"label": label, "rows": rows, "status": done[label]["status"],
+                        "t_end": rows[-1]["t"], "steps": len(rows) - 1})
+    return results
 
 
 def drift(r, scale, part):
@@ -112,8 +108,9 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         # Fig. 3.6: Skeel's spring.
         end = 20 if q else 400
-        skeel = [run(args.simrun, work, f"{s} verlet", "kharevych_skeel_spring.json",
-                     {"/time/end": end, "/time/adaptive/scheme": s}) for s in ("naive", "symplectic")]
+        skeel = run(args.simrun, work, "fig3_6", "kharevych_skeel_spring.json",
+                    [(f"{s} verlet", {"/time/end": end, "/time/adaptive/scheme": s})
+                     for s in ("naive", "symplectic")])
         print(f"Fig. 3.6 Skeel's spring (E0 = 0.5 J), {end} s; thesis: naive energy grows "
               "(nonlinearly), proposed stays bounded")
         for r in skeel:
@@ -131,12 +128,12 @@ def main():
         # Fig. 3.7: pendulum, naive explicit / implicit sigma vs symplectic.
         end = 10 if q else 100
         swing = 9.81 * 0.5  # m g L (1 - cos 60): the swing's energy scale [J]
-        pend = [run(args.simrun, work, label, "kharevych_adaptive_pendulum.json",
-                    {"/time/end": end, "/time/adaptive/scheme": scheme,
-                     "/time/adaptive/sigma_at": at})
-                for label, scheme, at in (("naive, sigma(q_k)", "naive", "start"),
-                                          ("naive, sigma(q_k+1)", "naive", "end"),
-                                          ("symplectic, sigma(q_k)", "symplectic", "start"))]
+        pend = run(args.simrun, work, "fig3_7", "kharevych_adaptive_pendulum.json",
+                   [(label, {"/time/end": end, "/time/adaptive/scheme": scheme,
+                             "/time/adaptive/sigma_at": at})
+                    for label, scheme, at in (("naive, sigma(q_k)", "naive", "start"),
+                                              ("naive, sigma(q_k+1)", "naive", "end"),
+                                              ("symplectic, sigma(q_k)", "symplectic", "start"))])
         print(f"Fig. 3.7 pendulum (swing energy {swing:.2f} J), {end} s; thesis: naive drifts "
               "(decay or growth), proposed has no drift")
         for r in pend:
@@ -154,10 +151,11 @@ def main():
                  ("phase-space points", {"/time/adaptive/rule": "equispaced_phase_space",
                                          "/time/dt": 0.2}),
                  ("acceleration", {"/time/adaptive/rule": "acceleration", "/time/dt": 0.5}))
-        period = [run(args.simrun, work, label, "kharevych_adaptive_pendulum.json",
-                      dict(sets, **{"/time/end": 2.15, "/integrator/type": "variational_midpoint",
-                                    "/time/adaptive/sigma_at": "midpoint"}))
-                  for label, sets in rules]
+        period = run(args.simrun, work, "fig3_8", "kharevych_adaptive_pendulum.json",
+                     [(label, dict(sets, **{"/time/end": 2.15,
+                                            "/integrator/type": "variational_midpoint",
+                                            "/time/adaptive/sigma_at": "midpoint"}))
+                      for label, sets in rules])
         print("Fig. 3.8 pendulum, one period, symplectic midpoint; thesis: plots only")
         for r in period:
             print("   ", describe(r, swing))
@@ -176,12 +174,13 @@ def main():
                                  "/time/adaptive/scheme": scheme, "/time/adaptive/sigma_at": at}))
         variants.append(("(b) symplectic midpoint c=2", {"/time/adaptive/c": 2,
                          "/time/adaptive/scheme": "symplectic", "/time/adaptive/sigma_at": "midpoint"}))
-        masses = [run(args.simrun, work, label, scene, dict(sets, **{"/time/end": end}))
-                  for label, sets in variants]
+        masses = run(args.simrun, work, "fig3_9", scene,
+                     [(label, dict(sets, **{"/time/end": end})) for label, sets in variants])
         h_max = max(max(x["h"] for x in r["rows"][1:]) for r in masses)
-        masses.insert(0, run(args.simrun, work, f"(a) constant h={h_max:.4f}", scene,
-                             {"/time/end": end, "/time/adaptive/rule": "constant",
-                              "/time/dt": h_max}))
+        masses.insert(0, run(args.simrun, work, "fig3_9_constant", scene,
+                             [(f"(a) constant h={h_max:.4f}",
+                               {"/time/end": end, "/time/adaptive/rule": "constant",
+                                "/time/dt": h_max})])[0])
         scale = masses[0]["rows"][0]["total"]
         print(f"Fig. 3.9 three masses (E0 = {scale:.2f} J), {end} s, dt (fictitious) 0.004; "
               "thesis: symplectic adaptive blows up at c = 2, reversible stays stable, constant "
@@ -196,12 +195,12 @@ def main():
              r"$(E - E_0) / E_0$")
 
         # Fig. 3.10: naive, symmetric vs non-symmetric Lagrangian.
-        asym = [run(args.simrun, work, label, scene, dict(sets, **{
-                    "/time/end": end, "/time/adaptive/scheme": "naive"}))
-                for label, sets in (("(a) midpoint W((q_k+q_k+1)/2)", {}),
-                                    ("(b) W(3q_k/4+q_k+1/4)",
-                                     {"/integrator/type": "variational_alpha",
-                                      "/integrator/alpha": 0.25}))]
+        asym = run(args.simrun, work, "fig3_10", scene,
+                   [(label, dict(sets, **{"/time/end": end, "/time/adaptive/scheme": "naive"}))
+                    for label, sets in (("(a) midpoint W((q_k+q_k+1)/2)", {}),
+                                        ("(b) W(3q_k/4+q_k+1/4)",
+                                         {"/integrator/type": "variational_alpha",
+                                          "/integrator/alpha": 0.25}))])
         print("Fig. 3.10 three masses, naive, c = 1; thesis: symmetric drifts slightly, "
               "non-symmetric blows up fast")
         for r in asym:

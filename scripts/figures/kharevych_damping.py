@@ -28,29 +28,26 @@ import csv
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "kharevych_flying_bar.json")
 H = 0.001
-NEWMARK = ["--set", "/integrator/type=newmark", "--set", "/damping={}",
-           "--set", "/integrator/newmark_gamma=0.6", "--set", "/integrator/newmark_beta=0.3025"]
+NEWMARK = {"/integrator/type": "newmark", "/damping": {}, "/integrator/newmark_gamma": 0.6,
+           "/integrator/newmark_beta": 0.3025}
 
 
-def run(simrun, work, label, duration, h, extra=()):
-    out = os.path.join(work, label)
-    steps = int(round(duration / h))
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/time/dt={h}", "--set", f"/time/steps={steps}"] + list(extra)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{label}: simrun exited {proc.returncode}:\n{proc.stdout}")
-    with open(os.path.join(out, "energy.csv")) as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+def run(simrun, work, name, points, duration):
+    """Energy rows per label of `points` ((label, h, extra settings)): one `simrun sweep`."""
+    spec = [(label, {"/time/dt": h, "/time/steps": int(round(duration / h)), **extra})
+            for label, h, extra in points]
+    runs = sweep_runs.run_sweep(simrun, SCENE, spec, work, name, fixed={"/output/frames": []})
+    return {label: sweep_runs.read_rows(os.path.join(r["dir"], "energy.csv"))
+            for label, r in runs.items()}
 
 
 def norm(row, keys):
@@ -58,7 +55,7 @@ def norm(row, keys):
 
 
 def figure_24(simrun, work, duration, out_dir, formats, elastic_bound):
-    rows = run(simrun, work, "fig24", duration, H)
+    rows = run(simrun, work, "fig24", [("fig24", H, {})], duration)["fig24"]
     P = [norm(r, ("px", "py", "pz")) for r in rows]
     L = [norm(r, ("lx", "ly", "lz")) for r in rows]
     with open(os.path.join(out_dir, "kharevych_damping_fig24.csv"), "w", newline="") as f:
@@ -96,12 +93,9 @@ def figure_24(simrun, work, duration, out_dir, formats, elastic_bound):
 
 
 def figure_35(simrun, work, duration, out_dir, formats):
-    runs = {
-        "viscous h": run(simrun, work, "visc_h", duration, H),
-        "viscous h/2": run(simrun, work, "visc_h2", duration, H / 2),
-        "Newmark h": run(simrun, work, "nm_h", duration, H, NEWMARK),
-        "Newmark h/2": run(simrun, work, "nm_h2", duration, H / 2, NEWMARK),
-    }
+    runs = run(simrun, work, "fig35", [("viscous h", H, {}), ("viscous h/2", H / 2, {}),
+                                       ("Newmark h", H, NEWMARK), ("Newmark h/2", H / 2, NEWMARK)],
+               duration)
     lost = {k: r[0]["total"] - r[-1]["total"] for k, r in runs.items()}
     with open(os.path.join(out_dir, "kharevych_damping_fig35.csv"), "w", newline="") as f:
         w = csv.writer(f)

@@ -26,32 +26,31 @@ usage: scripts/figures/kharevych_explicit_vs_symplectic.py [--simrun PATH] [--ou
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPRING = os.path.join(ROOT, "scenes", "kharevych_spring.json")
 PENDULUM = os.path.join(ROOT, "scenes", "pendulum.json")
 
 
-def run(simrun, work, label, scene, method, h, duration):
-    out = os.path.join(work, label)
-    cmd = [simrun, "run", scene, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}", "--set", f"/time/dt={h}",
-           "--set", f"/time/steps={int(round(duration / h))}"]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode not in (0, 2):
-        sys.exit(f"{label}: simrun exited {proc.returncode}:\n{proc.stdout}")
-    with open(os.path.join(out, "energy.csv")) as f:
-        rows = [(float(r["t"]), float(r["total"]), float(r["kinetic"])) for r in csv.DictReader(f)]
-    with open(os.path.join(out, "run.json")) as f:
-        status = json.load(f)["status"]
-    return {"label": label, "rows": rows, "diverged": status == "diverged", "t_end": rows[-1][0]}
+def run(simrun, work, name, scene, runs, duration):
+    """[(label, method, h)] on one scene for `duration` seconds: one `simrun sweep`."""
+    points = [(label, {"/integrator/type": method, "/time/dt": h,
+                       "/time/steps": int(round(duration / h))}) for label, method, h in runs]
+    done = sweep_runs.run_sweep(simrun, scene, points, work, name, fixed={"/output/frames": []},
+                                accept=("finished", "diverged"))
+    results = []
+    for label, _ in points:
+        with open(os.path.join(done[label]["dir"], "energy.csv")) as f:
+            rows = [(float(r["t"]), float(r["total"]), float(r["kinetic"])) for r in csv.DictReader(f)]
+        results.append({"label": label, "rows": rows, "diverged": done[label]["status"] == "diverged",
+                        "t_end": rows[-1][0]})
+    return results
 
 
 def band(rows, e0, scale, part):
@@ -72,10 +71,11 @@ def main():
     spring_time, pendulum_time = (15.0, 5.0) if args.quick else (20.0, 10.0)
     checks = []
     with tempfile.TemporaryDirectory() as work:
-        spring = [run(args.simrun, work, f"{m} h={h}", SPRING, m, h, spring_time)
-                  for h in (0.01, 0.03) for m in ("fe", "symplectic_euler")]
-        pendulum = [run(args.simrun, work, m, PENDULUM, m, 0.002, pendulum_time)
-                    for m in ("fe", "be", "symplectic_euler")]
+        spring = run(args.simrun, work, "spring", SPRING,
+                     [(f"{m} h={h}", m, h) for h in (0.01, 0.03) for m in ("fe", "symplectic_euler")],
+                     spring_time)
+        pendulum = run(args.simrun, work, "pendulum", PENDULUM,
+                       [(m, m, 0.002) for m in ("fe", "be", "symplectic_euler")], pendulum_time)
     print(f"(a) Ch. 1 spring, w = 10 rad/s, {spring_time:g} s:")
     for r in spring:
         e0 = r["rows"][0][1]

@@ -30,26 +30,30 @@ import argparse
 import csv
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "kharevych_rod.json")
-DAMPING = ["--set", '/damping/viscous={"k_d":0.002}']
+DAMPING = {"viscous": {"k_d": 0.002}}
 KEEP_POINTS = 2000
 
 
-def run(simrun, work, label, steps, extra=()):
-    """Runs the rod and streams energy.csv: returns decimated rows and the run's statistics."""
-    out = os.path.join(work, label)
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/time/steps={steps}"] + list(extra)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{label}: simrun exited {proc.returncode}:\n{proc.stdout}")
+def run(simrun, work, steps):
+    """The undamped and the damped rod, both at once (`simrun sweep -j 2`): per run the
+    decimated rows and statistics of its energy.csv."""
+    runs = sweep_runs.run_sweep(simrun, SCENE, [("undamped", {"/damping": {}}),
+                                                ("damped", {"/damping": DAMPING})],
+                                work, "rod", fixed={"/output/frames": [], "/time/steps": steps},
+                                jobs=2)
+    return [read_energy(runs[label]["dir"], steps) for label in ("undamped", "damped")]
+
+
+def read_energy(out, steps):
+    """Streams OUT/energy.csv: decimated rows and the run's statistics."""
     every = max(1, steps // KEEP_POINTS)
     kept = []
     stats = {"dP": 0.0, "dL": 0.0, "first": 0.0, "last": 0.0, "rise": 0.0}
@@ -93,8 +97,7 @@ def main():
     steps = args.steps or (5000 if args.quick else 2_000_000)
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
-        free, s_free = run(args.simrun, work, "undamped", steps)
-        damped, s_damped = run(args.simrun, work, "damped", steps, DAMPING)
+        (free, s_free), (damped, s_damped) = run(args.simrun, work, steps)
     with open(os.path.join(args.out, "kharevych_rod_longrun.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["run", "t", "total", "elastic", "P", "L"])

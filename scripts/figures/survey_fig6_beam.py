@@ -24,14 +24,13 @@ usage: scripts/figures/survey_fig6_beam.py [--simrun PATH] [--out DIR] [--quick]
                                            [--format png|pdf|svg[,...]]
 """
 import argparse
-import concurrent.futures
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "survey_fig6_beam.json")
@@ -45,22 +44,26 @@ STYLES = {"be": ("k", "-", 2.5), "siere": ("C2", "-", 1.0), "str_sbdf2ere": ("C1
 # Legend labels (mathtext); LABELS are the table's.
 PLOT_LABELS = {"be": "BE", "siere": r"SIERE $s = 10$", "str_sbdf2ere": r"STR-SBDF2ERE $s = 10$",
                "tr_bdf2": "TR-BDF2", "sdirk2": "SDIRK", "sbdf2ere": r"SBDF2ERE $s = 10$"}
-SETTINGS = {"siere": ["--set", "/integrator/modes=10"], "str_sbdf2ere": ["--set", "/integrator/modes=10"]}
+SETTINGS = {"siere": {"/integrator/modes": 10}, "str_sbdf2ere": {"/integrator/modes": 10}}
 
 
-def run(simrun, method, work, extra):
-    out = os.path.join(work, method)
-    # One thread per run: two runs go in parallel, and oversubscribed OpenMP solves spin.
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}"] + SETTINGS.get(method, []) + extra
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(out, "energy.csv")) as f:
-        energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-    with open(os.path.join(out, "stats.csv")) as f:
-        rows = list(csv.DictReader(f))
+def run(simrun, work, fixed):
+    """Every method, two at a time with one thread each (`simrun sweep -j 2`): per method its
+    status, message, energy rows, Newton iterations and summed step wall time."""
+    points = [(m, {"/integrator/type": m, **SETTINGS.get(m, {})}) for m in METHODS]
+    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "beam", fixed=fixed, jobs=2,
+                                accept=("finished", "diverged", "failed"))
+    results = []
+    for m in METHODS:
+        out = runs[m]["dir"]
+        with open(os.path.join(out, "energy.csv")) as f:
+            energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        with open(os.path.join(out, "stats.csv")) as f:
+            rows = list(csv.DictReader(f))
         iters = [int(r["newton_iters"]) for r in rows]
         wall = sum(float(r["wall_s"]) for r in rows)
-    return method, proc.returncode, proc.stdout.strip(), energy, (iters, wall)
+        results.append((m, runs[m]["status"], runs[m]["message"], energy, (iters, wall)))
+    return results
 
 
 def peak_to_peak(values):
@@ -78,31 +81,32 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.phi_argument == "printed":
-        printed = ["--set", "/integrator/phi_argument=printed"]
-        SETTINGS["str_sbdf2ere"] = SETTINGS["str_sbdf2ere"] + printed
-        SETTINGS["sbdf2ere"] = ["--set", "/integrator/modes=10"] + printed
+        printed = {"/integrator/phi_argument": "printed"}
+        SETTINGS["str_sbdf2ere"] = {**SETTINGS["str_sbdf2ere"], **printed}
+        SETTINGS["sbdf2ere"] = {"/integrator/modes": 10, **printed}
         METHODS.insert(2, "sbdf2ere")
         LABELS["sbdf2ere"] = "SBDF2ERE s=10"
         STYLES["sbdf2ere"] = ("C4", "--", 1.0)
+    fixed = {"/output/frames": []}
     if args.quick:
-        extra = ["--set", "/objects/0/mesh/box/cells=[16,2,2]", "--set", "/time/steps=300"]
+        fixed.update({"/objects/0/mesh/box/cells": [16, 2, 2], "/time/steps": 300})
     else:
-        extra = ["--set", "/time/steps=600"]
+        fixed["/time/steps"] = 600
     with tempfile.TemporaryDirectory() as work:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            results = list(pool.map(lambda m: run(args.simrun, m, work, extra), METHODS))
-    failed = [(m, rc, msg) for m, rc, msg, _, _ in results if rc != 0 and args.phi_argument != "printed"]
-    for m, rc, msg, _, _ in results:
-        if rc != 0 and args.phi_argument == "printed":
-            print(f"{m}: simrun exit {rc} (expected with the printed arguments): {msg}")
-    for m, rc, msg in failed:
-        print(f"{m}: simrun exit {rc}: {msg}")
+        results = run(args.simrun, work, fixed)
+    failed = [(m, st, msg) for m, st, msg, _, _ in results
+              if st != "finished" and args.phi_argument != "printed"]
+    for m, st, msg, _, _ in results:
+        if st != "finished" and args.phi_argument == "printed":
+            print(f"{m}: {st} (expected with the printed arguments): {msg}")
+    for m, st, msg in failed:
+        print(f"{m}: {st}: {msg}")
     if args.phi_argument == "printed":
         # The literal forms of eqs. 22 and 26c: report how far each run got and its energy.
         print("survey eqs. 22 and 26c with the printed phi_1 arguments (energy starts at 0 J):")
-        print(f"{'method':>18} {'exit':>5} {'steps':>6} {'final total energy [J]':>23}")
-        for m, rc, _, e, _ in results:
-            print(f"{LABELS[m]:>18} {rc:>5} {len(e) - 1:>6} {e[-1]['total']:>23.4g}")
+        print(f"{'method':>18} {'status':>9} {'steps':>6} {'final total energy [J]':>23}")
+        for m, st, _, e, _ in results:
+            print(f"{LABELS[m]:>18} {st:>9} {len(e) - 1:>6} {e[-1]['total']:>23.4g}")
         return
     data = {m: e for m, _, _, e, _ in results}
     iters = {m: it[0] for m, _, _, _, it in results}

@@ -132,6 +132,37 @@ TEST(SweepExpand, ZipPairsTheListsInOrder) {
                                       "dt=0.0025_steps=20_type=be"}));
 }
 
+TEST(SweepExpand, SetFixesPointersForEveryPointOutsideTheNames) {
+  TempDir tmp;
+  const auto sweep = write_sweep(tmp, R"({"scene": "base.json", "mode": "zip",
+      "set": {"/output/frames": [], "/time/steps": 3},
+      "parameters": {"/time/dt": [0.01, 0.005]}})");
+  const Result r = cli::run({"sweep", sweep.string(), "-o", (tmp / "out").string(), "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const json plan = json::parse(r.out);
+  EXPECT_EQ(point_names(plan), (std::vector<std::string>{"dt=0.01", "dt=0.005"}));
+  EXPECT_EQ(plan.at("set").at("/time/steps"), 3);
+  for (const auto& point : plan.at("points")) {
+    // The fixed settings come first, so that a point's own values are the last word.
+    const std::string command = point.at("command");
+    const auto frames = command.find("--set '/output/frames=[]'");
+    const auto steps = command.find("--set /time/steps=3");
+    const auto dt = command.find("--set /time/dt=");
+    ASSERT_NE(frames, std::string::npos) << command;
+    ASSERT_NE(steps, std::string::npos) << command;
+    EXPECT_LT(steps, dt) << command;
+  }
+  // They reach the runs: 3 steps each, and no frames.
+  const Result run = cli::run({"sweep", sweep.string(), "-o", (tmp / "out").string()});
+  ASSERT_EQ(run.code, 0) << run.describe();
+  for (const char* name : {"dt=0.01", "dt=0.005"}) {
+    const json record = cli::read_json(tmp / "out" / name / "run.json");
+    EXPECT_EQ(record.at("/counts/steps_done"_json_pointer), 3) << name;
+    const fs::path frames = tmp / "out" / name / "frames";
+    EXPECT_EQ(fs::exists(frames) ? cli::count_files(frames, ".vtu") : 0, 0) << name;
+  }
+}
+
 TEST(SweepExpand, NamesAreShortDistinctAndFilesystemSafe) {
   TempDir tmp;
   json base = falling_bar();
@@ -197,6 +228,14 @@ TEST(SweepBadInput, EachProblemIsNamedAndNothingRuns) {
       {R"({"scene": "base.json", "parameters": {"time/dt": [0.01]}})", {"time/dt", "JSON pointer"}},
       {R"({"scene": "base.json", "parameters": {"/time/dt": [0.01, 0.01]}})",
        {"/time/dt", "listed twice"}},
+      {R"({"scene": "base.json", "set": [1], "parameters": {"/time/dt": [0.01]}})",
+       {"/set", "expected an object"}},
+      {R"({"scene": "base.json", "set": {"time/steps": 3}, "parameters": {"/time/dt": [0.01]}})",
+       {"set \"time/steps\"", "JSON pointer"}},
+      {R"({"scene": "base.json", "set": {"/time/dt": 0.02}, "parameters": {"/time/dt": [0.01]}})",
+       {"/time/dt", "also in \"set\""}},
+      {R"({"scene": "base.json", "set": {"/time/stepz": 3}, "parameters": {"/time/dt": [0.01]}})",
+       {"stepz", "point 0"}},
       {R"({"scene": "base.json", "mode": "zip",
            "parameters": {"/time/dt": [0.01, 0.01], "/time/steps": [5, 5]}})",
        {"zip items 0 and 1", "dt=0.01_steps=5"}},
