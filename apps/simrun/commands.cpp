@@ -108,13 +108,22 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
     if (resume) progress->start_at(static_cast<int>(resume->step));
   }
   install_interrupt_handlers();
+  const Timer stepping_timer;
+  bool time_limit_reached = false;
   RunResult result;
   try {
     result = simulation.run(
         settings,
         [&](long step) {
           if (progress) progress->update(static_cast<int>(step));
-          if (const int signal = interrupt_signal()) simulation.interrupt(signal_name(signal));
+          if (const int signal = interrupt_signal()) {
+            simulation.interrupt(signal_name(signal));
+          } else if (options.time_limit_seconds > 0 &&
+                     setup_seconds + stepping_timer.seconds() >= options.time_limit_seconds) {
+            time_limit_reached = true;
+            simulation.interrupt("the time limit of " +
+                                 short_number(options.time_limit_seconds, 6) + " s");
+          }
         },
         resume);
   } catch (const std::exception& e) {
@@ -163,7 +172,8 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
     std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
               << result.steps_done << " in " << settings.out_dir.string()
               << "; continue with: simrun resume " << settings.out_dir.string() << "\n";
-    return 128 + interrupt_signal();
+    // A time limit is not a signal: the run did not finish, like a diverged one.
+    return time_limit_reached ? kExitDiverged : 128 + interrupt_signal();
   }
   if (result.status != "finished") {
     std::cerr << "simrun: " << result.status << ": " << result.message

@@ -18,6 +18,9 @@ struct CommonOptions {
   bool force = false;             ///< --force: replace an output folder that holds other outputs
   long checkpoint_steps = 0;      ///< --checkpoint-every N: every N steps (0: none)
   double checkpoint_seconds = 0;  ///< --checkpoint-every Ns/Nm/Nh: every so much wall time
+  /// --time-limit: stop after the step that reaches this much wall time since the command
+  /// started (setup included), as an interruption: status "interrupted", a checkpoint, exit 2.
+  double time_limit_seconds = 0;
   std::string command_line;       ///< for run.json
   std::vector<std::string> argv;  ///< to restart with the thread environment set
 };

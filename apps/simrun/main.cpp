@@ -59,6 +59,20 @@ void add_checkpoint_option(CLI::App* command, simrun::app::CommonOptions& option
           "N|Ns|Nm|Nh"));
 }
 
+/// --time-limit: wall time in seconds, or Ns, Nm, Nh.
+void add_time_limit_option(CLI::App* command, simrun::app::CommonOptions& options) {
+  command
+      ->add_option_function<std::string>(
+          "--time-limit",
+          [&options](const std::string& text) {
+            options.time_limit_seconds = simrun::app::parse_wall_time(text);
+          },
+          "Stop after the step that reaches this wall time (seconds, or Ns/Nm/Nh; setup "
+          "included) as an interrupted run: last frame, checkpoint, run.json \"interrupted\", "
+          "exit 2")
+      ->check(simrun::app::wall_time());
+}
+
 void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
   command->add_option("scene", options.scene, "Scene file (JSON)")
       ->required()
@@ -91,6 +105,7 @@ int main(int argc, char** argv) {
       ->check(at_least(1));
   run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
   add_checkpoint_option(run, options);
+  add_time_limit_option(run, options);
   run->add_option("--start-from", options.start_from,
                   "Start from a checkpoint (a run folder's checkpoint/state.bin, or the folder) "
                   "instead of the initial state: the same scene with other settings, e.g. "
@@ -112,6 +127,7 @@ int main(int argc, char** argv) {
       ->check(at_least(1));
   resume->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
   add_checkpoint_option(resume, options);
+  add_time_limit_option(resume, options);
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scene and print it normalized");
   add_scene_options(validate, options);

@@ -137,6 +137,10 @@ void plan_commands(Plan& plan, const SweepOptions& options, int to_run) {
          {std::string("-o"), point_dir(plan, point).string(), std::string("--quiet"),
           std::string("--threads"), std::to_string(plan.threads)})
       argv.push_back(a);
+    if (!options.time_limit.empty()) {
+      argv.push_back("--time-limit");
+      argv.push_back(options.time_limit);
+    }
     // The sweep owns its point folders: a point run again (it diverged or was interrupted, maybe
     // under an older base scene) replaces its old outputs, which `run` may refuse without it.
     argv.push_back("--force");
@@ -480,6 +484,11 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& options) {
       ->add_option("--threads", options.threads,
                    "Threads per run (default: cores / jobs; with --slurm 1, also its CPUs)")
       ->check(at_least(1));
+  sweep
+      ->add_option("--time-limit", options.time_limit,
+                   "Each run's wall-time limit (simrun run --time-limit: 300, 30s, 5m, 1h); a run "
+                   "that reaches it ends \"interrupted\"")
+      ->check(wall_time());
   sweep->add_flag("--dry-run", options.dry_run,
                   "Check the sweep and print its points and commands as JSON; run nothing");
   sweep->add_flag("--collect", options.collect,

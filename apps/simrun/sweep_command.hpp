@@ -11,8 +11,9 @@ namespace simrun::app {
 struct SweepOptions {
   std::string sweep_file;
   std::string out_dir;
-  int jobs = 0;     ///< -j: runs at once (0: not given; 1 locally, no limit on Slurm)
-  int threads = 0;  ///< --threads per run (0: cores / jobs locally, 1 on Slurm)
+  int jobs = 0;            ///< -j: runs at once (0: not given; 1 locally, no limit on Slurm)
+  int threads = 0;         ///< --threads per run (0: cores / jobs locally, 1 on Slurm)
+  std::string time_limit;  ///< --time-limit for every run (empty: none), as given
   bool dry_run = false;
   bool collect = false;
   bool slurm = false;

@@ -15,6 +15,8 @@ r"""A figure script's parameter loop run as `simrun sweep` (docs/sweeps.md).
   and log; pass accept=("finished", "diverged") where divergence is a result.
 - jobs: `simrun sweep -j` (runs at once); threads: each run's --threads (1: the figure tests run
   in parallel under ctest, and oversubscribed OpenMP solves spin).
+- time_limit: each run's wall-time cap in seconds (`--time-limit`); a capped run ends
+  "interrupted" with a message "stopped by the time limit ..." (capped(record) says so).
 """
 import csv
 import json
@@ -37,7 +39,7 @@ def _read_summary(out):
 
 
 def run_sweep(simrun, scene, points, work, name, fixed=None, jobs=1, threads=1,
-              accept=("finished",), quiet=True):
+              accept=("finished",), time_limit=None, quiet=True):
     labels = [label for label, _ in points]
     if len(set(labels)) != len(labels):
         raise ValueError(f"run_sweep {name}: repeated labels in {labels}")
@@ -52,6 +54,8 @@ def run_sweep(simrun, scene, points, work, name, fixed=None, jobs=1, threads=1,
             json.dump(sweep, f, indent=1)
         out = os.path.join(work, stem)
         cmd = [simrun, "sweep", sweep_file, "-o", out, "-j", str(jobs), "--threads", str(threads)]
+        if time_limit:
+            cmd += ["--time-limit", f"{time_limit:g}"]
         proc = subprocess.run(cmd, stdout=subprocess.PIPE if quiet else None,
                               stderr=subprocess.STDOUT if quiet else None, text=True)
         if proc.returncode not in (0, 2):  # 2: some point did not finish (checked below)
@@ -72,6 +76,11 @@ def run_sweep(simrun, scene, points, work, name, fixed=None, jobs=1, threads=1,
                          f"log: {record['log']}")
             runs[label] = record
     return runs
+
+
+def capped(record):
+    """Whether a run stopped at its time limit."""
+    return record["status"] == "interrupted" and "time limit" in (record["message"] or "")
 
 
 def read_rows(path):

@@ -165,6 +165,42 @@ TEST(Checkpoint, AnInterruptedRunResumesFromTheCheckpointItWroteOnTheSignal) {
                    "energy.csv");
 }
 
+TEST(Checkpoint, ATimeLimitStopsTheRunLikeAnInterruptionAndItResumesBitForBit) {
+  TempDir tmp;
+  json s = driven_scene("bdf2");
+  s["time"]["steps"] = 1000000;  // hours: only the limit ends it
+  s["output"]["every"] = 500;
+  const auto scene = tmp.write("s.json", s);
+  const fs::path limited = tmp / "limited", straight = tmp / "straight";
+  const Result stopped = cli::run({"run", scene.string(), "-o", limited.string(), "--quiet",
+                                   "--threads", "1", "--time-limit", "0.5s"});
+  ASSERT_EQ(stopped.code, 2) << stopped.describe();  // did not finish; not a signal
+  const json record = cli::read_json(limited / "run.json");
+  EXPECT_EQ(record.at("status"), "interrupted");
+  EXPECT_NE(record.at("message").get<std::string>().find("time limit of 0.5 s"), std::string::npos)
+      << record.dump();
+  const long done = record.at("/counts/steps_done"_json_pointer);
+  ASSERT_GE(done, 1);
+  EXPECT_LT(done, 1000000);
+  EXPECT_GE(record.at("/wall_seconds/total"_json_pointer).get<double>(), 0.5);
+  EXPECT_TRUE(fs::exists(limited / "checkpoint" / "state.bin"));
+  // The continuation takes the steps a straight run takes.
+  const std::string total = std::to_string(done + 7);
+  ASSERT_EQ(cli::run({"resume", limited.string(), "--quiet", "--steps", total}).code, 0);
+  ASSERT_EQ(
+      cli::run({"run", scene.string(), "-o", straight.string(), "--quiet", "--steps", total}).code,
+      0);
+  EXPECT_SAME_TEXT(cli::read_file(straight / "energy.csv"), cli::read_file(limited / "energy.csv"),
+                   "energy.csv");
+  for (const char* bad : {"0", "-1", "5x", "inf", "nan", "m"}) {
+    const Result r = cli::run(
+        {"run", scene.string(), "-o", (tmp / "bad").string(), "--quiet", "--time-limit", bad});
+    EXPECT_EQ(r.code, 1) << bad << ": " << r.describe();
+    EXPECT_NE(r.err.find("expected a wall time"), std::string::npos) << r.describe();
+    EXPECT_FALSE(fs::exists(tmp / "bad")) << bad;
+  }
+}
+
 TEST(Checkpoint, ResumeErrorsNameTheFolderAndWhatToDo) {
   TempDir tmp;
   const auto scene = tmp.write("s.json", driven_scene("si"));

@@ -163,6 +163,23 @@ TEST(SweepExpand, SetFixesPointersForEveryPointOutsideTheNames) {
   }
 }
 
+TEST(SweepExpand, TimeLimitIsPassedToEveryRun) {
+  TempDir tmp;
+  const auto sweep = write_sweep(tmp, kGrid2x2);
+  const Result r = cli::run(
+      {"sweep", sweep.string(), "-o", (tmp / "out").string(), "--dry-run", "--time-limit", "5m"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  for (const auto& point : json::parse(r.out).at("points")) {
+    const std::string command = point.at("command");
+    EXPECT_NE(command.find(" --time-limit 5m"), std::string::npos) << command;
+  }
+  const Result bad =
+      cli::run({"sweep", sweep.string(), "-o", (tmp / "out").string(), "--time-limit", "0"});
+  EXPECT_EQ(bad.code, 1) << bad.describe();
+  EXPECT_NE(bad.err.find("expected a wall time"), std::string::npos) << bad.describe();
+  EXPECT_FALSE(fs::exists(tmp / "out"));
+}
+
 TEST(SweepExpand, NamesAreShortDistinctAndFilesystemSafe) {
   TempDir tmp;
   json base = falling_bar();
