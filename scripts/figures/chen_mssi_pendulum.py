@@ -41,29 +41,36 @@ import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_mssi_pendulum.json")
 H = 0.1
 STEPS = 100
 WINDOW = 2.0  # s: the first and last windows whose KE peaks are compared
-RUNS = [("si", "SI", []), ("mssi", "MSSI", []),
-        ("mssi_literal", "MSSI literal (eq. 5.8)", ["--set", "/integrator/type=mssi",
-                                                     "--set", "/integrator/mssi_form=literal"])]
+RUNS = [("si", "SI", {"/integrator/type": "si"}), ("mssi", "MSSI", {"/integrator/type": "mssi"}),
+        ("mssi_literal", "MSSI literal (eq. 5.8)", {"/integrator/type": "mssi",
+                                                     "/integrator/mssi_form": "literal"})]
 
 
-def simulate(simrun, work, label, sets, timeout=300):
-    out = os.path.join(work, label)
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]"] + sets
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+def read_run(out):
+    """energy.csv, stats.csv and run.json's status of a run folder."""
     with open(os.path.join(out, "energy.csv")) as f:
         energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
     with open(os.path.join(out, "stats.csv")) as f:
         stats = list(csv.DictReader(f))
     with open(os.path.join(out, "run.json")) as f:
         record = json.load(f)
-    return {"rc": proc.returncode, "status": record.get("status"), "message": proc.stdout.strip(),
-            "energy": energy, "stats": stats}
+    return {"status": record.get("status"), "message": record.get("message", ""), "energy": energy,
+            "stats": stats}
+
+
+def simulate(simrun, work, label, sets, timeout=300):
+    """One run by itself: the timing repeats (a sweep runs each point once)."""
+    out = os.path.join(work, label)
+    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]"] + sets
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    return dict(read_run(out), rc=proc.returncode)
 
 
 def peak(energy, t0, t1):
@@ -88,10 +95,12 @@ def main():
     n_ref = round(t_end / h_ref)
     runs = {}
     with tempfile.TemporaryDirectory() as work:
-        for key, label, sets in RUNS:
-            runs[key] = simulate(args.simrun, work, key, (sets or ["--set", f"/integrator/type={key}"]))
-        runs["ref"] = simulate(args.simrun, work, "ref", ["--set", "/integrator/type=rk4", "--set",
-                                                          f"/time/dt={h_ref}", "--set", f"/time/steps={n_ref}"])
+        points = [(key, sets) for key, _, sets in RUNS]
+        points.append(("ref", {"/integrator/type": "rk4", "/time/dt": h_ref, "/time/steps": n_ref}))
+        done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "pendulum",
+                                    fixed={"/output/frames": []}, time_limit=300,
+                                    accept=("finished", "diverged", "failed", "interrupted"))
+        runs = {key: read_run(done[key]["dir"]) for key, _ in points}
         timing = {}
         if not args.quick:  # cost per step: median of 5 repeats, on the pendulum and on a long chain
             # No gravity, a small uniform velocity: a swinging 2001-particle chain under gravity at
@@ -126,7 +135,7 @@ def main():
     ke_rigid = m * g * L * (1 - math.cos(theta))
     print(f"stiff pendulum: m = 1 kg, k = 1e4 N/m, L = 1 m, 30 deg, no damping, h = {H}, {t_end:g} s; "
           f"rigid-pendulum KE at the bottom m g L (1 - cos 30) = {ke_rigid:.4f} J")
-    print(f"{'run':>24} {'exit':>4} {'KE peak 0-2 s':>14} {'KE peak 8-10 s':>15} {'last/first':>10} "
+    print(f"{'run':>24} {'status':>9} {'KE peak 0-2 s':>14} {'KE peak 8-10 s':>15} {'last/first':>10} "
           f"{'last/ref last':>13} {'fact/step':>9} {'solves/step':>11}")
     ref_last = peak(ref, t_end - WINDOW, t_end)
     result = {}
@@ -136,10 +145,10 @@ def main():
         first, last = peak(e, 0, WINDOW), peak(e, t_end - WINDOW, t_end) if e[-1]["t"] >= t_end - 1e-9 else float("nan")
         fact = sum(int(s["factorizations"]) for s in st) / max(len(st), 1)
         solves = sum(int(s["solves"]) for s in st) / max(len(st), 1)
-        result[key] = (first, last, fact, solves, r["rc"])
-        print(f"{label:>24} {r['rc']:>4} {first:>14.4f} {last:>15.4f} {last / first:>10.3f} "
+        result[key] = (first, last, fact, solves, r["status"])
+        print(f"{label:>24} {r['status']:>9} {first:>14.4f} {last:>15.4f} {last / first:>10.3f} "
               f"{last / ref_last:>13.3f} {fact:>9.2f} {solves:>11.2f}"
-              + ("" if r["rc"] == 0 else f"  {r['status']}: {r['message']}"))
+              + ("" if r["status"] == "finished" else f"  {r['message']}"))
     if timing:
         print("median wall time per step [us], 5 runs each:")
         for system in ("pendulum", "chain2001"):
@@ -151,8 +160,8 @@ def main():
     si_first, si_last = result["si"][0], result["si"][1]
     ms_first, ms_last = result["mssi"][0], result["mssi"][1]
     print("thesis: SI damps the kinetic energy strongly; MSSI keeps oscillating; same cost per step")
-    ok_si = result["si"][4] == 0 and si_last < 0.1 * si_first
-    ok_ms = result["mssi"][4] == 0 and ms_last > 0.5 * ms_first
+    ok_si = result["si"][4] == "finished" and si_last < 0.1 * si_first
+    ok_ms = result["mssi"][4] == "finished" and ms_last > 0.5 * ms_first
     ok_cost = all(result[k][2] == 1 and result[k][3] == 1 for k in ("si", "mssi"))
     print(f"  SI KE peak last 2 s / first 2 s = {si_last / si_first:.3g} (< 0.1: {'yes' if ok_si else 'NO'})")
     print(f"  MSSI KE peak last 2 s / first 2 s = {ms_last / ms_first:.3g} (> 0.5: {'yes' if ok_ms else 'NO'})")

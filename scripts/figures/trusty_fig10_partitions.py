@@ -48,13 +48,13 @@ usage: scripts/figures/trusty_fig10_partitions.py [--simrun PATH] [--out DIR] [-
 import argparse
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 import plotting
+import sweep_runs
 
 try:
     import meshio
@@ -69,21 +69,28 @@ RUNS = [("contrast, jump 0", 0.0, False), ("contrast, jump 0.25", 0.25, False), 
 H_BOXES = [((0.15, 0.1), (0.35, 0.9)), ((0.65, 0.1), (0.85, 0.9)), ((0.35, 0.4), (0.65, 0.6))]
 
 
-def run(args, work, cells, index):
-    label, jump, control = RUNS[index]
-    out = os.path.join(work, f"run{index}")
-    cmd = [args.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
-           "--set", f"/objects/0/mesh/box/cells=[{cells[0]},{cells[1]},{cells[2]}]",
-           "--set", f"/solver/jump_penalty={jump:g}", "--set", "/solver/cubature=true"]
-    if control:
-        cmd += [arg for i in range(len(H_BOXES)) for arg in ("--set", f"/objects/0/regions/{i}/E={SOFT_E:g}")]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"> {args.timeout:g} s"
-    if proc.returncode != 0:
-        return None, f"exit {proc.returncode}: {proc.stdout.strip()[-200:]}"
-    return out, ""
+def run(args, work, cells):
+    """The three RUNS in one `simrun sweep`, each capped at --timeout seconds: per label its
+    output folder, or None and why."""
+    points = []
+    for label, jump, control in RUNS:
+        sets = {"/solver/jump_penalty": jump}
+        if control:
+            sets.update({f"/objects/0/regions/{i}/E": SOFT_E for i in range(len(H_BOXES))})
+        points.append((label, sets))
+    done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "fig10",
+                                fixed={"/objects/0/mesh/box/cells": list(cells), "/solver/cubature": True},
+                                time_limit=args.timeout,
+                                accept=("finished", "diverged", "failed", "interrupted"))
+    out = {}
+    for label, _ in points:
+        r = done[label]
+        if r["status"] == "finished":
+            out[label] = (r["dir"], "")
+        else:
+            out[label] = (None, f"> {args.timeout:g} s" if sweep_runs.capped(r)
+                          else f"{r['status']}: {r['message'][-200:]}")
+    return out
 
 
 def analyse(out):
@@ -145,8 +152,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         work = args.runs or tmp
         os.makedirs(work, exist_ok=True)
-        for index, (label, jump, control) in enumerate(RUNS):
-            out, message = run(args, work, cells, index)
+        runs = run(args, work, cells)
+        for label, jump, control in RUNS:
+            out, message = runs[label]
             if out is None:
                 failures.append(f"{label}: {message}")
                 continue

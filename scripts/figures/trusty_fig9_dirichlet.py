@@ -42,13 +42,13 @@ Full mode: meshes of 20 x 4 x 4, 30 x 6 x 6, 40 x 8 x 8 and 60 x 12 x 12 cells (
 import argparse
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 import plotting
+import sweep_runs
 
 try:
     import meshio
@@ -67,20 +67,25 @@ LABELS = {"full": "full space (CHOLMOD)", "aware": "4 handles, DBC-aware (Eq. 11
 ENERGY_SLACK = 1e-9
 
 
-def run(args, work, cells, variant):
-    label, solver, aware = variant
-    out = os.path.join(work, f"{label}_{cells[0]}x{cells[1]}x{cells[2]}")
-    cmd = [args.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
-           "--set", f"/objects/0/mesh/box/cells=[{cells[0]},{cells[1]},{cells[2]}]",
-           "--set", f"/solver/type={solver}", "--set", f"/solver/dirichlet_aware={'true' if aware else 'false'}",
-           "--set", f"/time/steps={STEPS}", "--set", f"/output/every={STEPS}"]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        return {"label": label, "ok": False, "message": f"> {args.timeout:g} s"}
-    if proc.returncode != 0:
-        return {"label": label, "ok": False, "message": f"exit {proc.returncode}: {proc.stdout.strip()[-200:]}"}
-    return {"label": label, "ok": True, **analyse(out)}
+def run(args, work, meshes):
+    """Every mesh and variant in one `simrun sweep`, each run capped at --timeout seconds:
+    {cells: {label: result}}."""
+    points = [((cells, label), {"/objects/0/mesh/box/cells": list(cells), "/solver/type": solver,
+                                "/solver/dirichlet_aware": aware})
+              for cells in meshes for label, solver, aware in VARIANTS]
+    done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "fig9",
+                                fixed={"/time/steps": STEPS, "/output/every": STEPS},
+                                time_limit=args.timeout,
+                                accept=("finished", "diverged", "failed", "interrupted"))
+    results = {cells: {} for cells in meshes}
+    for (cells, label), _ in points:
+        r = done[(cells, label)]
+        if r["status"] != "finished":
+            message = f"> {args.timeout:g} s" if sweep_runs.capped(r) else f"{r['status']}: {r['message'][-200:]}"
+            results[cells][label] = {"label": label, "ok": False, "message": message}
+        else:
+            results[cells][label] = {"label": label, "ok": True, **analyse(r["dir"])}
+    return results
 
 
 def green_strain(rest, now, tets):
@@ -128,12 +133,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     meshes = [(30, 6, 6)] if args.quick else [(30, 6, 6), (20, 4, 4), (40, 8, 8), (60, 12, 12)]
 
-    results = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = args.runs or tmp
         os.makedirs(work, exist_ok=True)
-        for cells in meshes:
-            results[cells] = {v[0]: run(args, work, cells, v) for v in VARIANTS}
+        results = run(args, work, meshes)
 
     csv_path = os.path.join(args.out, "trusty_fig9_dirichlet.csv")
     keys = ["cells", "vertices", "tets", "label", "ok", "message", "tip", "tip_over_full", "newton", "newton_max",
