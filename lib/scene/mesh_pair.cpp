@@ -27,10 +27,6 @@ EigenFitConfig::Method common_method(const SceneConfig& scene) {
     if (o.eigenfit.method != EigenFitConfig::Method::kNone) {
       require(o.reference_mesh.has_value(),
               file + pointer(i, "/eigenfit/method") + ": needs \"reference\": {\"mesh\": ...}");
-      require(o.material.E_file.empty(),
-              file + pointer(i, "/material/E_file") +
-                  ": an E file holds one value per tet of this mesh; the reference mesh needs E "
-                  "as a function of position: use \"regions\" (not implemented for E files yet)");
       for (size_t d = 0; d < o.dirichlet.size() && scene.objects.size() > 1; ++d)
         require(o.dirichlet[d].release_step == 0 && !o.dirichlet[d].release_time,
                 file + pointer(i, "/dirichlet/" + std::to_string(d)) +
@@ -91,6 +87,11 @@ struct RecomputeAtRelease {
 SceneConfig reference_scene(const SceneConfig& scene) {
   SceneConfig fine = scene;
   for (ObjectConfig& object : fine.objects) {
+    // An E file lists the run's mesh's tets (a coarsened object's lists the reference mesh's,
+    // docs/coarsening.md): the reference samples it at its own centroids.
+    if (object.reference_mesh && !object.material.E_file.empty() &&
+        object.coarsening.method == CoarseningConfig::Method::kNone)
+      object.material.E_file_mesh = object.mesh;
     if (object.reference_mesh) object.mesh = *object.reference_mesh;
     object.reference_mesh.reset();
     object.eigenfit = EigenFitConfig{};

@@ -16,7 +16,8 @@ namespace simrun {
 
 /// The same scene with every object's reference mesh as its mesh and EigenFit off: the fine
 /// system. Regions and Dirichlet selections are geometric, so they apply to the finer mesh
-/// as they are (regions by tet centroid).
+/// as they are (regions by tet centroid). An E file of the run's mesh is sampled at the
+/// reference mesh's tet centroids (MaterialConfig::E_file_mesh).
 SceneConfig reference_scene(const SceneConfig& scene);
 
 /// What build_simulation needs from the pair.

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "io/read_scalar_field.hpp"
 #include "mesh/box.hpp"
+#include "mesh/embedding.hpp"
 #include "mesh/load_mesh.hpp"
 #include "mesh/selection.hpp"
 #include "mesh/spring_graph.hpp"
@@ -72,23 +73,61 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index, const std::st
   return mesh;
 }
 
+/// The E file's values, one per element of an `n_tets`-element mesh, checked positive.
+VecX read_youngs_file(const std::filesystem::path& file, int n_tets, const std::string& where) {
+  VecX youngs;
+  try {
+    youngs = read_scalar_field(file, n_tets);
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
+  for (int e = 0; e < n_tets; ++e)
+    require(youngs[e] > 0.0, where + ": element " + std::to_string(e) +
+                                 ": expected a positive Young's modulus, found " +
+                                 std::to_string(youngs[e]));
+  return youngs;
+}
+
+/// E of `mesh` sampled from an E file of another mesh of the object (material.E_file_mesh): per
+/// element, the value of the listed mesh's element containing its centroid (the nearest element
+/// for a centroid outside; lib/mesh/embedding.hpp), so that both meshes see one material field.
+VecX sampled_element_field(const ObjectConfig& object, size_t index, const std::string& scene_file,
+                           const TetMesh& mesh, const std::string& where,
+                           std::vector<std::string>& notes) {
+  ObjectConfig listed = object;
+  listed.mesh = *object.material.E_file_mesh;
+  std::vector<std::string> ignored;
+  const TetMesh source = load_object_mesh(listed, index, scene_file, ignored);
+  const VecX values = read_youngs_file(object.material.E_file, source.num_tets(), where);
+  MatX3 centroids(mesh.num_tets(), 3);
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    Vec3 c = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) c += mesh.vertices.row(mesh.tets(e, a)).transpose();
+    centroids.row(e) = (0.25 * c).transpose();
+  }
+  const Embedding located = embed_points(source, centroids);
+  VecX youngs(mesh.num_tets());
+  for (int e = 0; e < mesh.num_tets(); ++e) youngs[e] = values[located.tet[e]];
+  notes.push_back(
+      object_pointer(index) + " (" + object.name + "): E sampled from " +
+      object.material.E_file.filename().string() + " (" + std::to_string(source.num_tets()) +
+      " tets of the run's mesh) at " + std::to_string(mesh.num_tets()) + " centroids" +
+      (located.num_outside > 0
+           ? ", " + std::to_string(located.num_outside) + " outside it took the nearest tet's value"
+           : std::string()));
+  return youngs;
+}
+
 /// Per-tet E (constant, or the E_file field), nu and density, then the regions' overrides.
 void assign_material_fields(const ObjectConfig& object, size_t index, const std::string& scene_file,
-                            ObjectPieces& p) {
+                            ObjectPieces& p, std::vector<std::string>& notes) {
   const int n_tets = p.mesh.num_tets();
   p.youngs = VecX::Constant(n_tets, object.material.E);
   if (!object.material.E_file.empty()) {
     const std::string where = scene_file + ": " + object_pointer(index) + "/material/E_file";
-    try {
-      p.youngs = read_scalar_field(object.material.E_file, n_tets);
-    } catch (const InputError& e) {
-      throw InputError(where + ": " + e.what());
-    }
-    for (int e = 0; e < n_tets; ++e) {
-      require(p.youngs[e] > 0.0, where + ": element " + std::to_string(e) +
-                                     ": expected a positive Young's modulus, found " +
-                                     std::to_string(p.youngs[e]));
-    }
+    p.youngs = object.material.E_file_mesh
+                   ? sampled_element_field(object, index, scene_file, p.mesh, where, notes)
+                   : read_youngs_file(object.material.E_file, n_tets, where);
   }
   p.poisson = VecX::Constant(n_tets, object.material.nu);
   p.density = VecX::Constant(n_tets, object.material.density);
@@ -202,7 +241,7 @@ ObjectPieces build_object(const ObjectConfig& object, size_t index, const std::s
   ObjectPieces p;
   p.mesh = load_object_mesh(object, index, scene_file, notes);
   if (p.mesh.edges.empty())
-    assign_material_fields(object, index, scene_file, p);
+    assign_material_fields(object, index, scene_file, p, notes);
   else
     assign_spring_fields(object, index, scene_file, p);
   add_dirichlet_groups(object, index, scene_file, dt, p);

@@ -48,10 +48,14 @@ struct MaterialConfig {
   std::string model = "linear";
   double E = 1e5;                ///< Young's modulus [Pa]
   std::filesystem::path E_file;  ///< optional per-element E field (absolute), replaces E
-  double nu = 0.3;               ///< Poisson's ratio
-  double density = 1000;         ///< [kg/m^3]
-  double stiffness = 100;        ///< mass_spring: spring constant [N/m]
-  double particle_mass = 0.1;    ///< mass_spring: point mass per particle [kg]
+  /// Not a scene key: the mesh whose elements E_file lists, when the object's mesh is another
+  /// one (a reference mesh, scene/mesh_pair.hpp). E is then sampled at each element's centroid:
+  /// the value of the listed mesh's element that contains it (or the nearest one).
+  std::optional<MeshConfig> E_file_mesh;
+  double nu = 0.3;             ///< Poisson's ratio
+  double density = 1000;       ///< [kg/m^3]
+  double stiffness = 100;      ///< mass_spring: spring constant [N/m]
+  double particle_mass = 0.1;  ///< mass_spring: point mass per particle [kg]
   /// Not a scene key: the factory's DAC sets it to r_1 (every E of the object is scaled).
   double youngs_scale = 1.0;
   /// "C": the anisotropic models' Voigt tensor (material/material_parameters.hpp convention).

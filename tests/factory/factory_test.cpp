@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "mesh/box.hpp"
+#include "scene/mesh_pair.hpp"
 #include "scene/parse_scene.hpp"
 
 namespace simrun {
@@ -72,6 +74,49 @@ TEST_F(FactoryTest, ElementFieldReplacesEAndRegionsStillOverride) {
   const BuiltModel built = build_model(s);
   EXPECT_DOUBLE_EQ(built.frames.youngs[0], 3e5);
   EXPECT_DOUBLE_EQ(built.frames.youngs[1], 9e5);
+}
+
+TEST_F(FactoryTest, ReferenceMeshSamplesTheRunsElementFieldAtItsCentroids) {
+  // The run's mesh: 4 x 1 x 1 cubes of a 1 x 0.25 x 0.25 bar; its E file gives E = 1e5 + 1e6 x
+  // at each tet's centroid x. The reference mesh (12 x 3 x 3 cubes) takes, per tet, the value of
+  // the run's tet that contains its centroid.
+  const TetMesh coarse = make_box(Vec3(1.0, 0.25, 0.25), Eigen::Vector3i(4, 1, 1), 5);
+  auto centroid = [](const TetMesh& m, int e) {
+    Vec3 c = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) c += m.vertices.row(m.tets(e, a)).transpose();
+    return Vec3(0.25 * c);
+  };
+  std::string values;
+  for (int e = 0; e < coarse.num_tets(); ++e)
+    values += std::to_string(1e5 + 1e6 * centroid(coarse, e).x()) + "\n";
+  write("E.txt", values);
+  write("pair.json", R"({"time": {"dt": 0.01, "steps": 1}, "objects": [{
+      "mesh": {"box": {"size": [1, 0.25, 0.25], "cells": [4, 1, 1]}},
+      "reference": {"mesh": {"box": {"size": [1, 0.25, 0.25], "cells": [12, 3, 3]}}},
+      "eigenfit": {"method": "none"},
+      "material": {"model": "linear", "E_file": "E.txt"}}]})");
+  const SceneConfig s = parse_scene(m_dir / "pair.json");
+  const BuiltModel run = build_model(s);  // the run's mesh reads the file as it is
+  ASSERT_EQ(run.frames.youngs.size(), coarse.num_tets());
+  const BuiltModel fine = build_model(reference_scene(s));
+  const TetMesh& mesh = fine.frames.mesh;
+  ASSERT_EQ(fine.frames.youngs.size(), mesh.num_tets());
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    const Vec3 c = centroid(mesh, e);
+    // The containing run tet: the one whose barycentric coordinates of c are all >= 0.
+    int containing = -1;
+    for (int q = 0; q < coarse.num_tets() && containing < 0; ++q) {
+      Eigen::Matrix3d D;
+      for (int a = 0; a < 3; ++a)
+        D.col(a) =
+            (coarse.vertices.row(coarse.tets(q, a + 1)) - coarse.vertices.row(coarse.tets(q, 0)))
+                .transpose();
+      const Vec3 w = D.inverse() * (c - coarse.vertices.row(coarse.tets(q, 0)).transpose());
+      if (w.minCoeff() >= -1e-12 && w.sum() <= 1 + 1e-12) containing = q;
+    }
+    ASSERT_GE(containing, 0) << "centroid of reference tet " << e;
+    EXPECT_EQ(fine.frames.youngs[e], run.frames.youngs[containing]) << e;
+  }
 }
 
 TEST_F(FactoryTest, ElementFieldErrorsNameFileLineAndCounts) {
