@@ -14,6 +14,12 @@ bool AdaptiveLagrangian::left_force_explicit() const {
 
 bool AdaptiveLagrangian::symmetric() const { return is_symmetric_quadrature(m_points); }
 
+double AdaptiveLagrangian::left_share() const {
+  double share = 0.0;
+  for (const QuadraturePoint& p : m_points) share += p.weight * (1.0 - p.alpha);
+  return share;
+}
+
 void AdaptiveLagrangian::forces(const Model& model, const VecX& a, const VecX& b,
                                 LagrangianForces& out) const {
   out.left = VecX::Zero(a.size());

@@ -36,6 +36,9 @@ class AdaptiveLagrangian {
   bool left_force_explicit() const;
   /// True when L(a, b, dt) = L(b, a, dt) (Eq. 3.29 for dt -> -dt): midpoint and trapezoid.
   bool symmetric() const;
+  /// sum_i w_i (1 - alpha_i): the share of a force the quadrature puts on the left slot (F-);
+  /// the right slot (F+) takes 1 minus it.
+  double left_share() const;
 
   void forces(const Model& model, const VecX& a, const VecX& b, LagrangianForces& out) const;
   /// d F_left / d b = sum_i w_i (1 - alpha_i) alpha_i K(x_i).

@@ -46,8 +46,8 @@ AdaptiveVariational::AdaptiveVariational(std::string_view type,
   }
 }
 
-bool AdaptiveVariational::implicit() const {
-  return m_with_lambda || m_weight_b != 0.0 || !m_lagrangian.left_force_explicit();
+bool AdaptiveVariational::implicit(bool damped) const {
+  return damped || m_with_lambda || m_weight_b != 0.0 || !m_lagrangian.left_force_explicit();
 }
 
 VecX AdaptiveVariational::sigma_point(const VecX& a, const VecX& b) const {
@@ -73,7 +73,7 @@ Status AdaptiveVariational::explicit_step(Model& model, const VecX& a, const Vec
 }
 
 Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const VecX& p, double h,
-                                          VecX& b, double& dt, double& lambda) {
+                                          VecX& b, double& dt, double& lambda, const MatX& D) {
   const auto n = a.size();
   const Eigen::Index rows = n + 1 + (m_with_lambda ? 1 : 0);
   const bool first = m_steps == 0;
@@ -86,8 +86,10 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
   if (const Status s = m_mass.solve_mass(model, p, v0, none); s != Status::kSuccess) return s;
   b = a + dt * v0;
   lambda = first ? 0.0 : m_lambda;
+  const bool damped = D.size() > 0;
+  const double c = m_lagrangian.left_share();  // F- = -c D v
   LagrangianForces f;
-  VecX grad_sigma, residual(rows), dz;
+  VecX grad_sigma, residual(rows), dz, Ddb;
   MatX J(rows, rows), dF;
   for (int it = 0; it < m_settings.max_iterations; ++it) {
     m_lagrangian.forces(model, a, b, f);
@@ -98,14 +100,22 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
     const VecX db = b - a;
     const VecX Mv = M * db / dt;
     const double energy = interval_kinetic(model, db, dt) + f.potential;
+    // F-_k,k+1 . (q_k+1 - q_k), the left slot's work (Eq. 3.26 with forces).
+    double work_left = 0.0;
+    if (damped) {
+      Ddb = D * db;
+      work_left = -c * db.dot(Ddb) / dt;
+    }
     // Residuals of the header's equations, and their scales for the convergence test.
     residual.head(n) = Mv + dt * f.left - p;
+    if (damped) residual.head(n) += c * Ddb;  // -dt F-
     if (m_with_lambda) residual.head(n) += h * lambda * m_weight_a * grad_sigma;
     residual[n] = dt - h * sigma;
     double scale_l = 1.0;
     if (m_with_lambda) {
-      residual[n + 1] = lambda - (first ? 0.0 : energy - m_reference_energy);
-      scale_l = std::abs(energy) + std::abs(m_reference_energy) + std::abs(f.potential);
+      residual[n + 1] = lambda - (first ? 0.0 : energy - m_reference_energy - m_work - work_left);
+      scale_l = std::abs(energy) + std::abs(m_reference_energy) + std::abs(f.potential) +
+                std::abs(m_work);
     }
     const double scale_q = p.norm() + Mv.norm() + dt * f.left.norm();
     const double error =
@@ -122,6 +132,7 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
     m_lagrangian.left_force_jacobian(model, a, b, dF);
     J.setZero();
     J.topLeftCorner(n, n) = M / dt + dt * dF;
+    if (damped) J.topLeftCorner(n, n) += c * D;
     J.block(0, n, n, 1) = -Mv / dt + f.left;
     J.row(n).head(n) = -h * m_weight_b * grad_sigma.transpose();
     J(n, n) = 1.0;
@@ -130,6 +141,10 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
       if (!first) {
         J.row(n + 1).head(n) = -(Mv / dt + f.right).transpose();
         J(n + 1, n) = 2.0 * interval_kinetic(model, db, dt) / dt;
+        if (damped) {  // d work_left / d(b, dt)
+          J.row(n + 1).head(n) -= (2.0 * c / dt) * Ddb.transpose();
+          J(n + 1, n) += c * db.dot(Ddb) / (dt * dt);
+        }
       }
       J(n + 1, n + 1) = 1.0;
     }
@@ -151,15 +166,18 @@ Status AdaptiveVariational::step(Model& model, State& state, double h, StepStats
     m_initial_energy = model.kinetic_energy(state.v) + model.potential_energy(a);
     m_sigma->begin(m_initial_energy);
   }
+  // Rayleigh damping, frozen at q_k (header: the forced form).
+  const bool damped = model.has_damping();
+  const MatX D = damped ? MatX(m_mass.damping(model, a)) : MatX();
   VecX b;
   double dt = 0.0, lambda = 0.0;
-  const Status status = implicit() ? implicit_step(model, a, p, h, b, dt, lambda)
-                                   : explicit_step(model, a, p, h, b, dt);
+  const Status status = implicit(damped) ? implicit_step(model, a, p, h, b, dt, lambda, D)
+                                         : explicit_step(model, a, p, h, b, dt);
   if (status != Status::kSuccess) {
-    m_failure = implicit() ? "adaptive step: Newton on (q, dt" +
-                                 std::string(m_with_lambda ? ", lambda" : "") + ") " +
-                                 std::string(to_string(status))
-                           : "adaptive step: sigma undefined or not positive";
+    m_failure = implicit(damped) ? "adaptive step: Newton on (q, dt" +
+                                       std::string(m_with_lambda ? ", lambda" : "") + ") " +
+                                       std::string(to_string(status))
+                                 : "adaptive step: sigma undefined or not positive";
     return status;
   }
   stats.newton_iters += m_last_iterations;
@@ -173,7 +191,16 @@ Status AdaptiveVariational::step(Model& model, State& state, double h, StepStats
     m_sigma->gradient(model, sigma_point(a, b), grad_sigma);
     p_next -= h * lambda * m_weight_b * grad_sigma;
   }
-  if (!implicit()) m_last_energy = interval_kinetic(model, db, dt) + f.potential;
+  if (damped) {
+    // p_k+1 += dt F+ = -(1 - c) D db; the interval's work enters W_k (not the first step's F-,
+    // which is before the reference E_1).
+    const VecX Ddb = D * db;
+    const double c = m_lagrangian.left_share();
+    p_next -= (1.0 - c) * Ddb;
+    const double dissipation = db.dot(Ddb) / dt;
+    m_work -= (m_steps == 0 ? 0.0 : c * dissipation) + (1.0 - c) * dissipation;
+  }
+  if (!implicit(damped)) m_last_energy = interval_kinetic(model, db, dt) + f.potential;
   VecX v_next;
   if (const Status s = m_mass.solve_mass(model, p_next, v_next, stats); s != Status::kSuccess)
     return s;
@@ -196,6 +223,7 @@ IntegratorHistory AdaptiveVariational::history() const {
   out.numbers["adaptive.reference_energy"] = m_reference_energy;
   out.numbers["adaptive.initial_energy"] = m_initial_energy;
   out.numbers["adaptive.last_dt"] = m_last_dt;
+  out.numbers["adaptive.work"] = m_work;
   return out;
 }
 
@@ -215,6 +243,9 @@ void AdaptiveVariational::restore_history(const IntegratorHistory& history) {
   m_reference_energy = get("adaptive.reference_energy");
   m_initial_energy = get("adaptive.initial_energy");
   m_last_dt = get("adaptive.last_dt");
+  // Absent in checkpoints of versions before the forced form: their runs were undamped.
+  const auto work = history.numbers.find("adaptive.work");
+  m_work = work != history.numbers.end() ? work->second : 0.0;
   m_sigma->begin(m_initial_energy);
 }
 

@@ -31,9 +31,17 @@
 /// means small systems (the thesis' point masses and springs); adaptive_dense_dof_limit() caps
 /// the free DOFs the scene builder accepts for implicit adaptive steps.
 ///
-/// Forces: only the potential W. Rayleigh and viscous damping, moving boundaries and
-/// time-dependent loads are refused by the scene checks (the thesis' forced form, Sec. 3.3.5,
-/// is not implemented).
+/// Forces (Sec. 3.3.5, Lagrange-d'Alembert with time variations): Rayleigh damping F = -D v,
+/// D = alpha M + beta K frozen at q_k, with v = (q_k+1 - q_k) / dt, split between the slots by
+/// the quadrature's weights, F- = -c D v and F+ = -(1 - c) D v with c = sum_i w_i (1 - alpha_i)
+/// (the fixed-step variational integrators' split). Eq. 3.25 gains the impulses dt F-, dt F+:
+///   p_k = -D1 L + h lambda_k sigma_a - dt F-,      p_k+1 = D2 L - h lambda_k sigma_b + dt F+
+/// (dt F- = -c D (q_k+1 - q_k): independent of dt), and Eq. 3.26 the work of the forces,
+///   lambda_k = lambda_k-1 + (E_k+1 - E_k) - F+_k-1,k . (q_k - q_k-1) - F-_k,k+1 . (q_k+1 - q_k),
+/// summed: lambda_k = E_k+1 - E_1 - W_k, W_k the work since the reference (the first step's F-
+/// is before it). So lambda stays near 0 while damping removes energy. A damped step is always
+/// implicit. The Kharevych viscous damping, moving boundaries and time-dependent loads are
+/// refused by the scene checks.
 #include <memory>
 
 #include "integrate/acceleration.hpp"
@@ -56,8 +64,9 @@ class AdaptiveVariational final : public Integrator {
   IntegratorHistory history() const override;
   void restore_history(const IntegratorHistory& history) override;
 
-  /// True when a step solves a dense system (not the explicit naive update).
-  bool implicit() const;
+  /// True when a step solves a dense system (not the explicit naive update); `damped`: the
+  /// model has Rayleigh damping (always implicit).
+  bool implicit(bool damped = false) const;
   /// lambda_k of the last step (0 for naive / reversible, and for the first step).
   double lambda() const { return m_lambda; }
   /// The last step's real size t_k+1 - t_k and discrete energy E_k+1 = -D3 L.
@@ -69,6 +78,8 @@ class AdaptiveVariational final : public Integrator {
   }
   /// E_1, the energy lambda is measured from (NaN before the first step).
   double reference_energy() const { return m_reference_energy; }
+  /// W_k: the work of the damping forces counted into lambda so far (<= 0).
+  double force_work() const { return m_work; }
   int last_iterations() const { return m_last_iterations; }
 
  private:
@@ -76,7 +87,7 @@ class AdaptiveVariational final : public Integrator {
   VecX sigma_point(const VecX& a, const VecX& b) const;
   Status explicit_step(Model& model, const VecX& a, const VecX& p, double h, VecX& b, double& dt);
   Status implicit_step(Model& model, const VecX& a, const VecX& p, double h, VecX& b, double& dt,
-                       double& lambda);
+                       double& lambda, const MatX& D);
 
   std::string m_name;
   AdaptiveSettings m_settings;
@@ -89,6 +100,7 @@ class AdaptiveVariational final : public Integrator {
   double m_lambda = 0.0;
   double m_reference_energy;
   double m_initial_energy = 0.0;
+  double m_work = 0.0;  ///< W_k above
   double m_last_dt = 0.0, m_last_energy = 0.0;
   int m_last_iterations = 0;
   std::string m_failure;

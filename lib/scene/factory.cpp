@@ -365,7 +365,8 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
                            : std::string()) +
                 ", but the scene has " + std::to_string(built.model->num_free()) + " free DOFs");
   }
-  if (scene.time.adaptive && AdaptiveVariational(type, settings, *scene.time.adaptive).implicit())
+  if (scene.time.adaptive && AdaptiveVariational(type, settings, *scene.time.adaptive)
+                                 .implicit(built.model->has_damping()))
     require(built.model->num_free() <= adaptive_dense_dof_limit(),
             scene.source.string() + ": /time/adaptive: implicit adaptive steps solve a dense " +
                 "system; the scene has " + std::to_string(built.model->num_free()) +

@@ -70,6 +70,64 @@ TEST(AdaptiveScheme, SigmaOneIsTheFixedStepIntegrator) {
   }
 }
 
+TEST(AdaptiveScheme, DampedSigmaOneIsTheFixedStepDampedIntegrator) {
+  // The forced form (Sec. 3.3.5) at sigma = 1: Rayleigh damping splits between the slots as in
+  // the fixed-step variational integrators (F- = -(1 - alpha) D v, F+ = -alpha D v, D at q_k),
+  // so the steps agree to the Newton tolerances, one step at a time along a damped trajectory.
+  // Both a symmetric (alpha = 1/2) and an asymmetric (alpha = 1/4) split; damping strong enough
+  // to take most of the energy in the 1000 steps, so a wrong sign or factor shows at O(1e-3).
+  // Measured: 1.9e-13 and 2.0e-13.
+  for (const double alpha : {0.5, 0.25}) {
+    test::AdaptiveChain chain = test::three_masses(1000.0, RayleighDamping{0.5, 2e-3, true});
+    IntegratorSettings fixed_settings;
+    fixed_settings.newton.tolerance = 1e-13;
+    fixed_settings.variational_alpha = alpha;
+    auto fixed = make_integrator("variational_alpha", fixed_settings);
+    IntegratorSettings adaptive_settings;
+    adaptive_settings.variational_alpha = alpha;
+    AdaptiveVariational adaptive("variational_alpha", adaptive_settings,
+                                 settings_for("constant", "symplectic"));
+    State a = chain.initial;
+    const double e0 = total_energy(*chain.model, a), h = 0.005;
+    double worst = 0.0;
+    for (int k = 0; k < 1000; ++k) {
+      State b = a;
+      StepStats stats;
+      ASSERT_EQ(fixed->step(*chain.model, a, h, stats), Status::kSuccess) << alpha;
+      ASSERT_EQ(adaptive.step(*chain.model, b, h, stats), Status::kSuccess) << alpha;
+      worst = std::max(worst, state_difference(b, a));
+    }
+    EXPECT_LT(worst, 1e-10) << alpha;
+    EXPECT_LT(total_energy(*chain.model, a), 0.5 * e0) << alpha;  // the damping did work
+  }
+}
+
+TEST(AdaptiveScheme, DampedLambdaStaysNearZeroWhileTheEnergyDecays) {
+  // Eq. 3.26 with forces: lambda_k = E_k+1 - E_1 - W_k, W_k the work of the damping forces.
+  // Energy leaves, but the balance holds, so lambda stays O(h^2) (without the work terms it
+  // would follow E_k+1 - E_1, down to about -E_0 here). Measured: E_0 = 20.26 J, 0.015 J left
+  // after 2000 steps, W = -20.24 J, max |lambda| = 8.8e-3 J = 4.4e-4 E_0. Also checked: W_k <= 0
+  // and decreasing, and the sigma-varying steps stay positive. Symplectic midpoint, the thesis'
+  // sigma = 1 / (W / 10 + 1) at the midpoint, on the damped nonlinear chain.
+  test::AdaptiveChain chain = test::three_masses(1000.0, RayleighDamping{0.3, 1e-3, true});
+  AdaptiveVariational integrator("variational_midpoint", IntegratorSettings{},
+                                 settings_for("energy", "symplectic", "midpoint"));
+  State state = chain.initial;
+  const double e0 = total_energy(*chain.model, state);
+  double max_lambda = 0.0, previous_work = 0.0;
+  for (int k = 0; k < 2000; ++k) {
+    StepStats stats;
+    ASSERT_EQ(integrator.step(*chain.model, state, 0.004, stats), Status::kSuccess) << k;
+    max_lambda = std::max(max_lambda, std::abs(integrator.lambda()));
+    EXPECT_LE(integrator.force_work(), previous_work) << k;
+    previous_work = integrator.force_work();
+  }
+  const double left = total_energy(*chain.model, state);
+  EXPECT_LT(left, 0.01 * e0);                                  // the damping took nearly all of it
+  EXPECT_NEAR(integrator.force_work(), left - e0, 0.01 * e0);  // W_k says how much
+  EXPECT_LT(max_lambda, 1e-3 * e0) << "e0 " << e0;             // while lambda stayed small
+}
+
 /// Max |E - E_0| / E_0 over the first and the last quarter of a run of `steps` steps.
 struct EnergyErrors {
   double first = 0.0, last = 0.0;

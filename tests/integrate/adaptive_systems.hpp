@@ -21,7 +21,8 @@ struct AdaptiveChain {
 /// `velocity` + omega x (x - x_0) (a spin about the fixed particle).
 inline AdaptiveChain adaptive_chain(int particles, double k, double stretch, const Vec3& velocity,
                                     const Vec3& omega = Vec3::Zero(),
-                                    const Vec3& gravity = Vec3::Zero()) {
+                                    const Vec3& gravity = Vec3::Zero(),
+                                    const RayleighDamping& damping = {}) {
   MatX3 rest(particles, 3);
   EdgeList springs;
   for (int i = 0; i < particles; ++i) {
@@ -38,9 +39,8 @@ inline AdaptiveChain adaptive_chain(int particles, double k, double stretch, con
   no_tets.tets.resize(0, 4);
   no_tets.volume.resize(0);
   AdaptiveChain chain;
-  chain.model =
-      std::make_unique<Model>(rest, no_tets, VecX(), true, point_mass, DofMap(particles, {0}),
-                              std::move(terms), RayleighDamping{});
+  chain.model = std::make_unique<Model>(rest, no_tets, VecX(), true, point_mass,
+                                        DofMap(particles, {0}), std::move(terms), damping);
   VecX x = as_flat(rest), v = VecX::Zero(3 * particles);
   for (int i = 1; i < particles; ++i) {
     const Vec3 offset = stretch * Vec3(rest.row(i).transpose());
@@ -56,9 +56,10 @@ inline AdaptiveChain adaptive_chain(int particles, double k, double stretch, con
 inline AdaptiveChain skeel_spring() { return adaptive_chain(2, 100.0, 1.0, Vec3(0, -1, 0)); }
 
 /// Three point masses and three springs (thesis Figs. 3.9-3.10): a 4-particle chain stretched by
-/// 30 % and spinning, so every spring changes length (nonlinear in the positions).
-inline AdaptiveChain three_masses(double k = 1000.0) {
-  return adaptive_chain(4, k, 1.3, Vec3::Zero(), Vec3(0, 0, 2.0));
+/// 30 % and spinning, so every spring changes length (nonlinear in the positions); optionally
+/// with Rayleigh damping.
+inline AdaptiveChain three_masses(double k = 1000.0, const RayleighDamping& damping = {}) {
+  return adaptive_chain(4, k, 1.3, Vec3::Zero(), Vec3(0, 0, 2.0), Vec3::Zero(), damping);
 }
 
 }  // namespace simrun::test

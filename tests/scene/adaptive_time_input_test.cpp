@@ -70,7 +70,10 @@ TEST(AdaptiveTimeInput, BadInputNamesThePointer) {
          s["integrator"]["type"] = "symplectic_euler";
        },
        {"/time/adaptive/scheme", "symmetric Lagrangian"}},
-      {[](json& s) { s["damping"]["stiffness"] = 0.01; }, {"/time/adaptive", "damping"}},
+      {[](json& s) {
+         s["damping"]["viscous"] = {{"k_d", 0.01}};
+       },
+       {"/damping/viscous", "Rayleigh"}},
       {[](json& s) { s["objects"][0]["dirichlet"][0]["release_time"] = 0.5; },
        {"/objects/0/dirichlet/0/release_time"}},
   };
