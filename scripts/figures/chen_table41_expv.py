@@ -40,16 +40,14 @@ usage: scripts/figures/chen_table41_expv.py [--simrun PATH] [--out DIR] [--quick
 """
 import argparse
 import csv
-import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_table41_cylinder.json")
@@ -102,37 +100,46 @@ def cylinder_off(n_around, n_along, n_cap, radius=RADIUS, length=LENGTH):
 
 
 def strain_sets(eps):
-    """--set arguments for the held, volume-preserving state at axial strain eps (0: gravity)."""
+    """Scene settings for the held, volume-preserving state at axial strain eps (0: gravity)."""
     if eps == 0:
-        return ["--set", "/objects/0/initial={}", "--set", "/gravity=[0,-9.81,0]"]
+        return {"/objects/0/initial": {}, "/gravity": [0, -9.81, 0]}
     if eps > 0:
         init = {"stretch": {"axis": "z", "amount": eps}, "compress": {"axis": "x", "amount": eps / (1 + eps)}}
     else:
         init = {"compress": {"axis": "z", "amount": -eps}, "stretch": {"axis": "x", "amount": -eps / (1 + eps)}}
-    return ["--set", "/objects/0/initial=" + json.dumps(init, separators=(",", ":"))]
+    return {"/objects/0/initial": init}
 
 
-def run(simrun, work, label, sets, cap):
-    out = os.path.join(work, label)
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--steps", "1",
-           "--set", "/output/frames=[]", "--set", f"/integrator/krylov/max_substeps={cap}"] + sets
-    start = time.time()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
-    result = {"rc": proc.returncode, "message": proc.stdout.strip(), "wall": time.time() - start,
-              "tau": None, "vectors": None, "step_s": None}
-    log = open(os.path.join(out, "simrun.log")).read() if os.path.exists(os.path.join(out, "simrun.log")) else ""
-    m = re.search(r"(\d+) vertices, (\d+) tets, (\d+) free DOFs", log)
-    result["tets"], result["free_dofs"] = (int(m.group(2)), int(m.group(3))) if m else (None, None)
-    if proc.returncode == 0:
-        with open(os.path.join(out, "stats.csv")) as f:
-            row = next(csv.DictReader(f))
-        result.update(tau=int(row["krylov_substeps"]), vectors=int(row["krylov_vectors"]),
-                      step_s=float(row["wall_s"]), status="ok")
-    elif proc.returncode == 2:
-        result["status"] = "cap" if "max_substeps" in proc.stdout else "div"
-    else:
-        result["status"] = "error"
-    return result
+def run(simrun, work, name, points, cap, fixed=None):
+    """One step per point [(key, settings)], as one `simrun sweep` capped at 600 s a run:
+    {key: result} with tau, Krylov vectors, step time, the mesh size and a status (ok, cap: the
+    expv substep cap was reached, div, error)."""
+    fixed = dict(fixed or {}, **{"/output/frames": [], "/time/steps": 1,
+                                 "/integrator/krylov/max_substeps": cap})
+    done = sweep_runs.run_sweep(simrun, SCENE, points, work, name, fixed=fixed, time_limit=600,
+                                accept=("finished", "diverged", "failed", "interrupted"))
+    results = {}
+    for key, _ in points:
+        r = done[key]
+        result = {"status": None, "message": r["message"], "wall": r["wall_s"] or math.nan,
+                  "tau": None, "vectors": None, "step_s": None}
+        path = os.path.join(r["dir"], "simrun.log")
+        log = open(path).read() if os.path.exists(path) else ""
+        m = re.search(r"(\d+) vertices, (\d+) tets, (\d+) free DOFs", log)
+        result["tets"], result["free_dofs"] = (int(m.group(2)), int(m.group(3))) if m else (None, None)
+        if r["status"] == "finished":
+            with open(os.path.join(r["dir"], "stats.csv")) as f:
+                row = next(csv.DictReader(f))
+            result.update(tau=int(row["krylov_substeps"]), vectors=int(row["krylov_vectors"]),
+                          step_s=float(row["wall_s"]), status="ok")
+        elif r["status"] in ("diverged", "failed") and "max_substeps" in (r["message"] or ""):
+            result["status"] = "cap"
+        elif r["status"] == "diverged":
+            result["status"] = "div"
+        else:
+            result["status"] = "error"
+        results[key] = result
+    return results
 
 
 def cell(r, cap):
@@ -162,45 +169,46 @@ def main():
         kms, strains, cap = [1e2, 1e3, 1e4], [-0.5, -0.02, 0.02], 2000
     else:
         kms, strains, cap = [1e1, 1e2, 1e3, 1e4, 1e5, 1e6], [-0.5, -0.2, -0.02, 0, 0.02, 0.2, 0.5, 1.0], 5000
-    results, fig41 = {}, []
+    fig41 = []
     with tempfile.TemporaryDirectory() as work:
-        mesh_sets = []
+        mesh_sets = {}
         if args.quick:  # a coarser surface, meshed by TetGen without a volume bound
             coarse = os.path.join(work, "cylinder_12x6x1.off")
             with open(coarse, "w") as f:
                 f.write(cylinder_off(12, 6, 1))
-            mesh_sets = ["--set", f"/objects/0/mesh/file={coarse}", "--set", "/objects/0/mesh/tetgen/target_tets=0"]
-        for km in kms:
-            for eps in strains:
-                if km >= 1e6 and abs(eps) != 0.02:
-                    continue  # tau > the cap at every strain: +-2 % shows it, the rest would cost ~40 s each
-                sets = mesh_sets + ["--set", f"/objects/0/material/E={km * DENSITY:g}"] + strain_sets(eps)
-                r = run(args.simrun, work, f"km{km:g}_eps{eps:g}", sets, cap)
-                results[(eps, km)] = r
-                print(f"  k/m = {km:g}, strain {eps:+.0%}: {cell(r, cap)} substeps ({r['wall']:.1f} s)", flush=True)
-                if r["status"] == "error":
-                    sys.exit(f"simrun failed (exit {r['rc']}): {r['message']}")
+            mesh_sets = {"/objects/0/mesh/file": coarse, "/objects/0/mesh/tetgen/target_tets": 0}
+        # tau > the cap at every strain for k/m = 1e6: +-2 % shows it, the rest would cost ~40 s each
+        points = [((eps, km), {"/objects/0/material/E": km * DENSITY, **strain_sets(eps)})
+                  for km in kms for eps in strains if km < 1e6 or abs(eps) == 0.02]
+        results = run(args.simrun, work, "table41", points, cap, fixed=mesh_sets)
+        for (eps, km), r in results.items():
+            print(f"  k/m = {km:g}, strain {eps:+.0%}: {cell(r, cap)} substeps ({r['wall']:.1f} s)")
+            if r["status"] == "error":
+                sys.exit(f"simrun failed ({r['message']})")
         tets = next(r["tets"] for r in results.values() if r["tets"])
         undamped = {}
         if not args.quick:  # +2 % with beta = 0: tau from the oscillatory part of J alone
-            for km in kms[:-1]:
-                sets = ["--set", f"/objects/0/material/E={km * DENSITY:g}", "--set", "/damping/stiffness=0"]
-                undamped[km] = run(args.simrun, work, f"beta0_km{km:g}", sets + strain_sets(0.02), cap)
-                print(f"  beta = 0, k/m = {km:g}, strain +2%: {cell(undamped[km], cap)} substeps", flush=True)
+            undamped = run(args.simrun, work, "beta0",
+                           [(km, {"/objects/0/material/E": km * DENSITY, **strain_sets(0.02)})
+                            for km in kms[:-1]], cap, fixed={"/damping/stiffness": 0})
+            for km, r in undamped.items():
+                print(f"  beta = 0, k/m = {km:g}, strain +2%: {cell(r, cap)} substeps")
         if not args.quick:  # Fig. 4.1: tau and step time against N at +2 % strain
             sizes = [((12, 6, 1), 0), ((16, 8, 2), 0), ((20, 10, 2), 0), ((20, 10, 2), 900), ((20, 10, 2), 2000)]
+            points = []
             for (surface, target) in sizes:
                 path = os.path.join(work, "cylinder_%dx%dx%d.off" % surface)
                 with open(path, "w") as f:
                     f.write(cylinder_off(*surface))
-                for km in [1e2, 1e3, 1e4]:
-                    sets = ["--set", f"/objects/0/mesh/file={path}", "--set", f"/objects/0/mesh/tetgen/target_tets={target}",
-                            "--set", f"/objects/0/material/E={km * DENSITY:g}"] + strain_sets(0.02)
-                    r = run(args.simrun, work, "fig41_%dx%dx%d_%d_%g" % (surface + (target, km)), sets, cap)
-                    r.update(km=km, N=2 * r["free_dofs"])
-                    fig41.append(r)
-                    print(f"  Fig. 4.1: {r['tets']} tets, N = {r['N']}, k/m = {km:g}: {cell(r, cap)} substeps, "
-                          f"step {r['step_s'] or float('nan'):.2f} s", flush=True)
+                points += [((surface, target, km), {"/objects/0/mesh/file": path,
+                                                    "/objects/0/mesh/tetgen/target_tets": target,
+                                                    "/objects/0/material/E": km * DENSITY, **strain_sets(0.02)})
+                           for km in [1e2, 1e3, 1e4]]
+            for (surface, target, km), r in run(args.simrun, work, "fig41", points, cap).items():
+                r.update(km=km, N=2 * r["free_dofs"])
+                fig41.append(r)
+                print(f"  Fig. 4.1: {r['tets']} tets, N = {r['N']}, k/m = {km:g}: {cell(r, cap)} substeps, "
+                      f"step {r['step_s'] or float('nan'):.2f} s")
 
     csv_path = os.path.join(args.out, "chen_table41_expv.csv")
     with open(csv_path, "w", newline="") as f:
