@@ -57,6 +57,7 @@ import time
 import numpy as np
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
@@ -92,6 +93,23 @@ def simrun(args, cmd, scene, out, sets=()):
     if rc not in (0, 2):
         print(f"simrun {cmd} {os.path.basename(scene)} {' '.join(sets)}: exit {rc}\n{text}")
     return rc, text, time.monotonic() - start
+
+
+def sweep(args, scene, name, work, points, fixed=None):
+    """`simrun run` over points [(key, {pointer: value})] as one `simrun sweep` (frames off,
+    each run capped at TIMEOUT): {key: (exit-code-like 0 when finished else the status, folder,
+    wall s)}."""
+    runs = sweep_runs.run_sweep(args.simrun, scene, points, work, name,
+                                fixed=dict(fixed or {}, **{"/output/frames": []}), time_limit=TIMEOUT,
+                                accept=("finished", "diverged", "failed", "interrupted"))
+    out = {}
+    for key, _ in points:
+        r = runs[key]
+        ok = r["status"] == "finished"
+        if not ok:
+            print(f"simrun run {os.path.basename(scene)} ({key}): {r['status']}: {r['message']}")
+        out[key] = (0 if ok else r["status"], r["dir"], r["wall_s"])
+    return out
 
 
 def box_set(cells):
@@ -318,17 +336,22 @@ def part3(args, work, plt):
     if not args.quick:
         variants += [("harmonic", "linear", 6, ""), ("harmonic", "linear", 5, "20x4x4"),
                      ("average_lame", "linear", 5, "20x4x4")]
+    points = []
+    for method, mat, split, variant in variants:
+        sets = {"/objects/0/coarsening/method": method, "/objects/0/material/model": mat,
+                "/objects/0/mesh/box/split": split}
+        if variant == "no slice":
+            sets["/objects/0/regions"] = []
+        elif variant:
+            sets["/objects/0/mesh/box/cells"] = [int(c) for c in variant.split("x")]
+        points.append(((method, mat, split, variant), sets))
+    runs = sweep(args, CRACK, "crack", work, points,
+                 fixed={"/objects/0/reference/mesh/box/cells": fine, "/reference/track": [tip],
+                        "/time/steps": steps})
     results = []
     for method, mat, split, variant in variants:
-        out = os.path.join(work, f"crack_{method}_{mat}_{split}_{variant.replace(' ', '_')}")
-        sets = [box_set(fine), f"/reference/track=[{tip}]", f"/objects/0/coarsening/method={method}",
-                f"/objects/0/material/model={mat}", f"/objects/0/mesh/box/split={split}", f"/time/steps={steps}"]
-        if variant == "no slice":
-            sets.append("/objects/0/regions=[]")
-        elif variant:
-            sets.append(f"/objects/0/mesh/box/cells=[{variant.replace('x', ',')}]")
+        rc, out, wall = runs[(method, mat, split, variant)]
         split = f"{split}-tet" + (f", {variant}" if variant else "")
-        rc, text, wall = simrun(args, "run", CRACK, out, sets)
         if rc != 0:
             results.append(dict(method=method, mat=mat, split=split, rc=rc))
             continue
@@ -406,11 +429,11 @@ def part4(args, work, plt):
     print(f"\n== Fig. 4.5: layered cube hung from its top face, gravity -z, undamped implicit midpoint "
           f"(dt = {cube['time']['dt']} s, {cube['time']['steps']} steps); extent = top z - lowest tracked bottom z")
     curves, walls = {}, {}
+    runs = sweep(args, CUBE, "cube", work, [(m, {"/objects/0/coarsening/method": m}) for m in METHODS])
     for method in METHODS:
-        out = os.path.join(work, f"cube_{method}")
-        rc, text, wall = simrun(args, "run", CUBE, out, [f"/objects/0/coarsening/method={method}"])
+        rc, out, wall = runs[method]
         if rc != 0:
-            print(f"  {method}: simrun exit {rc}")
+            print(f"  {method}: {rc}")
             continue
         err = read_error(out)
         curves[method] = [L - min(e[f"z_{v}"] for v in track) for e in err]
