@@ -51,6 +51,7 @@ import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_bar.json")
@@ -108,15 +109,38 @@ def run_scene(args, work, label, sets, timeout):
     return result
 
 
+def run_points(args, work, name, points, fixed, timeout):
+    """run_scene over points [(key, {pointer: value})] as one `simrun sweep` (each run capped at
+    `timeout` s): {key: result} with "rc" 0 for a finished run, else its status."""
+    fixed = dict(fixed, **{"/output/frames": [], "/integrator/type": args.integrator})
+    runs = sweep_runs.run_sweep(args.simrun, SCENE, points, work, name, fixed=fixed, time_limit=timeout,
+                                accept=("finished", "diverged", "failed", "interrupted"))
+    results = {}
+    for key, _ in points:
+        r = runs[key]
+        message = f"> {timeout} s (capped)" if sweep_runs.capped(r) else r["message"] or ""
+        result = {"rc": 0 if r["status"] == "finished" else r["status"], "message": message,
+                  "dir": r["dir"]}
+        for name_ in ("error", "stats", "ratios"):
+            path = os.path.join(r["dir"], f"{name_}.csv")
+            if os.path.exists(path):
+                result[name_] = read_csv(path)
+        results[key] = result
+    return results
+
+
+def box_cells(coarse, fine):
+    return {"/objects/0/mesh/box/cells": list(coarse), "/objects/0/reference/mesh/box/cells": list(fine)}
+
+
 # ---------------------------------------------------------------------------------- (a) Fig. 6
 def fig6(args, p, work):
     corner = corner_index(p["fine"])
-    sets = box_sets(p["coarse"], p["fine"]) + ["--set", f"/time/steps={p['steps']}",
-                                               "--set", f"/reference/track=[{corner}]"]
-    runs = {}
+    fixed = dict(box_cells(p["coarse"], p["fine"]), **{"/time/steps": p["steps"],
+                                                         "/reference/track": [corner]})
+    runs = run_points(args, work, "fig6", [(m, {"/objects/0/eigenfit/method": m}) for m in METHODS],
+                      fixed, p["timeout"])
     for m in METHODS:
-        runs[m] = run_scene(args, work, f"fig6_{m}", sets + ["--set", f"/objects/0/eigenfit/method={m}"],
-                            p["timeout"])
         if runs[m]["rc"] != 0:
             sys.exit(f"Fig. 6 {m} run failed ({runs[m]['rc']}): {runs[m]['message']}")
     c = str(corner)
@@ -299,19 +323,20 @@ def fig2(args, p, work):
 
 # ---------------------------------------------------------------------------------- (c) Table 3
 def table3(args, p, work):
-    sets = box_sets(p["t3_coarse"], p["t3_fine"]) + [
-        "--set", f"/time/steps={p['t3_steps']}", "--set", "/objects/0/material/model=neohookean",
-        "--set", "/objects/0/initial={}", "--set", "/gravity=[0,-9.81,0]"]
     corner = corner_index(p["t3_fine"])
-    sets += ["--set", f"/reference/track=[{corner}]"]
+    fixed = dict(box_cells(p["t3_coarse"], p["t3_fine"]),
+                 **{"/time/steps": p["t3_steps"], "/objects/0/material/model": "neohookean",
+                    "/objects/0/initial": {}, "/gravity": [0, -9.81, 0], "/reference/track": [corner]})
     c = str(corner)
+    runs = run_points(args, work, "table3", [((m, e), {"/objects/0/material/E": e,
+                                                       "/objects/0/eigenfit/method": m})
+                                             for e in p["t3_E"] for m in ("none", "eigenfit")],
+                      fixed, p["timeout"])
     rows = []
     for e in p["t3_E"]:
         row = {"E": e, "paper": TABLE3_PAPER[e]}
         for m in ("none", "eigenfit"):
-            r = run_scene(args, work, f"t3_{m}_{e:g}", sets + ["--set", f"/objects/0/material/E={e:g}",
-                                                              "--set", f"/objects/0/eigenfit/method={m}"],
-                          p["timeout"])
+            r = runs[(m, e)]
             row["rc_" + m] = r["rc"]
             row["msg_" + m] = r["message"].splitlines()[-1] if r["message"] else ""
             errs = [x["max_pos_err"] for x in r.get("error", [])]
