@@ -22,16 +22,18 @@ std::string joined_command_line(int argc, char** argv) {
   return line;
 }
 
-/// --checkpoint-every: "N" steps, or "Ns", "Nm", "Nh" of wall time.
+bool has_time_unit(const std::string& text) {
+  return !text.empty() && (text.back() == 's' || text.back() == 'm' || text.back() == 'h');
+}
+
+/// --checkpoint-every: "N" steps, or a wall time "Ns", "Nm", "Nh" (parse_wall_time).
 void add_checkpoint_option(CLI::App* command, simrun::app::CommonOptions& options) {
   command
       ->add_option_function<std::string>(
           "--checkpoint-every",
           [&options](const std::string& text) {
-            const char unit = text.empty() ? '\0' : text.back();
-            const double scale = unit == 's' ? 1.0 : unit == 'm' ? 60.0 : unit == 'h' ? 3600.0 : 0;
-            if (scale > 0) {
-              options.checkpoint_seconds = scale * std::stod(text.substr(0, text.size() - 1));
+            if (has_time_unit(text)) {
+              options.checkpoint_seconds = simrun::app::parse_wall_time(text);
             } else {
               options.checkpoint_steps = static_cast<long>(std::stod(text));  // "1e3" too
             }
@@ -43,14 +45,16 @@ void add_checkpoint_option(CLI::App* command, simrun::app::CommonOptions& option
             std::size_t used = 0;
             double value = 0;
             try {
+              if (has_time_unit(text)) {
+                simrun::app::parse_wall_time(text);
+                return {};
+              }
               value = std::stod(text, &used);
             } catch (const std::exception&) {
               used = 0;
             }
-            const std::string rest = text.substr(used);
-            const bool whole = value < 1e15 && value == std::floor(value);
-            if (used > 0 && value > 0 &&
-                ((rest.empty() && whole) || rest == "s" || rest == "m" || rest == "h"))
+            if (used > 0 && used == text.size() && value > 0 && value < 1e15 &&
+                value == std::floor(value))
               return {};
             return "expected a whole number of steps N > 0 or a wall time such as 30s, 5m, 1h; "
                    "found '" +
