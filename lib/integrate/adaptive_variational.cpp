@@ -191,6 +191,7 @@ Status AdaptiveVariational::step(Model& model, State& state, double h, StepStats
     m_sigma->gradient(model, sigma_point(a, b), grad_sigma);
     p_next -= h * lambda * m_weight_b * grad_sigma;
   }
+  double work = m_work;
   if (damped) {
     // p_k+1 += dt F+ = -(1 - c) D db; the interval's work enters W_k (not the first step's F-,
     // which is before the reference E_1).
@@ -198,7 +199,7 @@ Status AdaptiveVariational::step(Model& model, State& state, double h, StepStats
     const double c = m_lagrangian.left_share();
     p_next -= (1.0 - c) * Ddb;
     const double dissipation = db.dot(Ddb) / dt;
-    m_work -= (m_steps == 0 ? 0.0 : c * dissipation) + (1.0 - c) * dissipation;
+    work -= (m_steps == 0 ? 0.0 : c * dissipation) + (1.0 - c) * dissipation;
   }
   if (!implicit(damped)) m_last_energy = interval_kinetic(model, db, dt) + f.potential;
   VecX v_next;
@@ -207,6 +208,7 @@ Status AdaptiveVariational::step(Model& model, State& state, double h, StepStats
   if (!v_next.allFinite() || !b.allFinite()) return Status::kNumericalIssue;
   if (m_steps == 0) m_reference_energy = m_last_energy;  // E_1: lambda_k = E_k+1 - E_1
   m_lambda = lambda;
+  m_work = work;
   m_last_dt = dt;
   ++m_steps;
   state.q = std::move(b);
