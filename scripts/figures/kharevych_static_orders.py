@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""Kharevych thesis Ch. 4 (issue 9): the static error of numerical coarsening in L2 and H1
+against the coarse element size, with the measured slopes (the issue expects orders ~2 and ~1).
+
+Scene: scenes/kharevych_crack_bar.json, a 1 x 0.2 x 0.2 m linear cantilever (E = 1e7 Pa, a soft
+slice E = 1e5 Pa at 0.40 <= x <= 0.45) sagging under gravity, run to rest by backward Euler (dt =
+0.5 s, mass damping 50 /s) on a fixed fine reference mesh and on a series of coarse meshes of
+n x n/5 x n/5 cubes, as one `simrun sweep` (scripts/figures/sweep_runs.py). Two materials: the
+bar with the slice ("slice") and without it ("homogeneous"); two coarse methods: "harmonic"
+(the thesis' tensors, the fine mesh driven through its display map, Eqs. 4.6-4.7) and "none"
+(plain FEM with the coarse mesh's own E per tet, driven by barycentric interpolation).
+
+The error is measured on the fine mesh at the last frame, between the fine run's displacement u_f
+and the coarse run's on the fine vertices u_c (OUT/embedded/frames, OUT/reference/frames), both
+P1 on the fine tets: |e|_L2 = (integral |u_c - u_f|^2)^1/2 (exact for P1) and the H1 seminorm
+|grad (u_c - u_f)|_L2, each relative to the same norm of u_f. The slope is the least-squares
+slope of log(error) against log(h), h = 1 m / n.
+
+Writes OUT/kharevych_static_orders.csv and .png and prints the table with the slopes. Exit 1 if
+the harmonic coarsening's errors do not fall with every refinement of the coarse mesh.
+
+usage: scripts/figures/kharevych_static_orders.py [--simrun PATH] [--out DIR] [--quick]
+                                                 [--format png|pdf|svg[,...]]
+(--quick: fine 20 x 4 x 4, coarse n = 5, 10; full: fine 60 x 12 x 12, n = 5, 10, 15, 20, 30.)
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+import plotting
+import sweep_runs
+
+try:
+    import meshio
+except ImportError:  # Debian's python3-meshio; the figure scripts run with /usr/bin/python3
+    sys.exit("kharevych_static_orders.py needs meshio (Debian: python3-meshio)")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENE = os.path.join(ROOT, "scenes", "kharevych_crack_bar.json")
+STEPS = 60
+MATERIALS = {"slice": None, "homogeneous": []}  # /objects/0/regions: the scene's, or none
+METHODS = ["harmonic", "none"]
+
+
+def last_frame(folder):
+    frames = sorted(f for f in os.listdir(folder) if f.endswith(".vtu"))
+    return meshio.read(os.path.join(folder, frames[-1]))
+
+
+def p1_norms(points, tets, u):
+    """(L2, H1 seminorm) of the P1 field u (n x 3) on the tets at `points` (rest positions)."""
+    x = points[tets]                                   # t x 4 x 3
+    dm = np.stack([x[:, i] - x[:, 0] for i in (1, 2, 3)], axis=2)
+    volume = np.abs(np.linalg.det(dm)) / 6
+    ue = u[tets]                                       # t x 4 x 3
+    du = np.stack([ue[:, i] - ue[:, 0] for i in (1, 2, 3)], axis=2)
+    grad = du @ np.linalg.inv(dm)                      # t x 3 x 3
+    # The P1 mass matrix of a tet: integral of |u|^2 = V/20 (sum_i |u_i|^2 + |sum_i u_i|^2).
+    l2 = np.sum(volume / 20 * (np.sum(ue ** 2, axis=(1, 2)) + np.sum(ue.sum(axis=1) ** 2, axis=1)))
+    h1 = np.sum(volume * np.sum(grad ** 2, axis=(1, 2)))
+    return math.sqrt(l2), math.sqrt(h1)
+
+
+def errors(folder):
+    fine = last_frame(os.path.join(folder, "reference", "frames"))
+    coarse = last_frame(os.path.join(folder, "embedded", "frames"))
+    tets = fine.cells_dict["tetra"]
+    rest = fine.points - fine.point_data["displacement"]
+    u_f = fine.point_data["displacement"]
+    u_c = coarse.point_data["displacement"]
+    l2_f, h1_f = p1_norms(rest, tets, u_f)
+    l2_e, h1_e = p1_norms(rest, tets, u_c - u_f)
+    return l2_e / l2_f, h1_e / h1_f, float(np.abs(u_f[:, 1]).max())
+
+
+def slope(hs, es):
+    lh, le = np.log(hs), np.log(es)
+    return float(np.polyfit(lh, le, 1)[0])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
+    parser.add_argument("--quick", action="store_true", help="fine 20 x 4 x 4, coarse n = 5, 10")
+    plotting.add_format_argument(parser)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    fine, ns = ([20, 4, 4], [5, 10]) if args.quick else ([60, 12, 12], [5, 10, 15, 20, 30])
+
+    points = []
+    for material, regions in MATERIALS.items():
+        for method in METHODS:
+            for n in ns:
+                sets = {"/objects/0/mesh/box/cells": [n, n // 5, n // 5],
+                        "/objects/0/coarsening/method": method}
+                if regions is not None:
+                    sets["/objects/0/regions"] = regions
+                points.append(((material, method, n), sets))
+    fixed = {"/objects/0/reference/mesh/box/cells": fine, "/time/steps": STEPS, "/output/every": STEPS,
+             "/output/frames": ["vtu"], "/reference/track": [0]}
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        runs = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "orders", fixed=fixed)
+        for (material, method, n), _ in points:
+            l2, h1, sag = errors(runs[(material, method, n)]["dir"])
+            rows.append({"material": material, "method": method, "n": n, "h": 1.0 / n,
+                         "l2": l2, "h1": h1, "fine_sag": sag})
+
+    path = os.path.join(args.out, "kharevych_static_orders.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"static sag of the crack bar, fine {fine[0]}x{fine[1]}x{fine[2]} cubes x 5 tets, coarse n x n/5 x n/5, "
+          f"{STEPS} BE steps; relative errors on the fine mesh")
+    print(f"{'material':>12} {'method':>9} " + " ".join(f"{'n=' + str(n):>17}" for n in ns) +
+          f" {'L2 slope':>9} {'H1 slope':>9}")
+    slopes = {}
+    for material in MATERIALS:
+        for method in METHODS:
+            sel = [r for r in rows if r["material"] == material and r["method"] == method]
+            hs = [r["h"] for r in sel]
+            s2, s1 = slope(hs, [r["l2"] for r in sel]), slope(hs, [r["h1"] for r in sel])
+            slopes[(material, method)] = (s2, s1)
+            cells = " ".join(f"{r['l2']:8.2e}/{r['h1']:8.2e}" for r in sel)
+            print(f"{material:>12} {method:>9} {cells} {s2:9.2f} {s1:9.2f}")
+    print("(cells: L2 / H1 relative error; the issue expects slopes ~2 and ~1)")
+    # Checked: the harmonic coarsening converges to the fine solution as the coarse mesh refines
+    # (each refinement lowers both errors), for both materials.
+    failures = []
+    for material in MATERIALS:
+        sel = [r for r in rows if r["material"] == material and r["method"] == "harmonic"]
+        for norm in ("l2", "h1"):
+            if not all(b[norm] < a[norm] for a, b in zip(sel, sel[1:])):
+                failures.append(f"{material}, harmonic: the {norm} error does not fall as n grows")
+
+    plt = plotting.pyplot()
+    if plt:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+        i = 0
+        for material in MATERIALS:
+            for method in METHODS:
+                sel = [r for r in rows if r["material"] == material and r["method"] == method]
+                s2, s1 = slopes[(material, method)]
+                style = plotting.curve_style(i, len(sel), marks=len(sel))
+                axes[0].loglog([r["h"] for r in sel], [r["l2"] for r in sel],
+                               label=f"{material}, {method} (slope {s2:.2f})", **style)
+                axes[1].loglog([r["h"] for r in sel], [r["h1"] for r in sel],
+                               label=f"{material}, {method} (slope {s1:.2f})", **style)
+                i += 1
+        for ax, name in zip(axes, (r"$L^2$", r"$H^1$ seminorm")):
+            ax.set_xlabel(r"coarse element size $h$ [m]")
+            ax.set_ylabel(f"relative {name} error")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+        fig.suptitle("Static error of the coarse runs on the fine mesh (crack bar)")
+        fig.tight_layout()
+        plotting.save_figure(fig, args.out, "kharevych_static_orders", args.format)
+    print(f"wrote {path}")
+    for text in failures:
+        print("FAILED:", text)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
