@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "io/atomic_file.hpp"
 
 namespace simrun {
 
@@ -29,31 +32,34 @@ struct Fnv1a {
 };
 
 template <class T>
-void write_pod(std::ofstream& out, const T& x) {
+void write_pod(std::ostream& out, const T& x) {
   out.write(reinterpret_cast<const char*>(&x), sizeof x);
 }
 template <class T>
-void write_array(std::ofstream& out, const T* data, std::int64_t count) {
+void write_array(std::ostream& out, const T* data, std::int64_t count) {
   write_pod(out, count);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(sizeof(T) * count));
 }
 
-/// Writes `file` (creating its folder) through a temporary file renamed into place, so a reader
-/// never sees half a file; write_body fills the stream. Throws std::runtime_error naming `what`.
+/// Writes `file` (creating its folder) atomically (io/atomic_file.hpp) with the bytes that
+/// write_body puts into a stream. Throws std::runtime_error (InputError for a folder that cannot
+/// be written) naming the file.
 template <class WriteBody>
-void write_atomically(const std::filesystem::path& file, const std::string& what,
-                      const WriteBody& write_body) {
+void write_cache_file(const std::filesystem::path& file, const WriteBody& write_body) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  const std::filesystem::path partial = file.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write the " + what + " " + partial.string());
-    write_body(out);
-    if (!out) throw std::runtime_error("cannot write the " + what + " " + partial.string());
-  }
-  std::filesystem::rename(partial, file, ec);
-  if (ec) throw std::runtime_error("cannot move the " + what + " into " + file.string());
+  std::ostringstream out(std::ios::binary);
+  write_body(out);
+  write_file_atomically(file, out.view());
+}
+
+/// DIR/multilevel_<16 hex digits of hash><suffix>.
+std::filesystem::path cache_file_name(const std::filesystem::path& dir, std::uint64_t hash,
+                                      const char* suffix) {
+  char name[64];
+  std::snprintf(name, sizeof name, "multilevel_%016llx%s", static_cast<unsigned long long>(hash),
+                suffix);
+  return dir / name;
 }
 
 /// Reads with bounds: any short read or implausible count makes the whole load a miss.
@@ -105,14 +111,12 @@ std::uint64_t multilevel_input_hash(const MultilevelInput& in,
 }
 
 std::filesystem::path multilevel_cache_file(const std::filesystem::path& dir, std::uint64_t hash) {
-  char name[64];
-  std::snprintf(name, sizeof name, "multilevel_%016llx.bin", static_cast<unsigned long long>(hash));
-  return dir / name;
+  return cache_file_name(dir, hash, ".bin");
 }
 
 void save_multilevel_cache(const std::filesystem::path& file, std::uint64_t hash,
                            const MultilevelPrecompute& p) {
-  write_atomically(file, "multilevel cache", [&](std::ofstream& out) {
+  write_cache_file(file, [&](std::ostream& out) {
     out.write(kMagic, sizeof kMagic);
     write_pod(out, hash);
     write_pod(out, std::int64_t(p.phi.rows()));
@@ -196,15 +200,12 @@ std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem:
 
 std::filesystem::path multilevel_cubature_file(const std::filesystem::path& dir,
                                                std::uint64_t hash) {
-  char name[64];
-  std::snprintf(name, sizeof name, "multilevel_%016llx_cubature.bin",
-                static_cast<unsigned long long>(hash));
-  return dir / name;
+  return cache_file_name(dir, hash, "_cubature.bin");
 }
 
 void save_multilevel_cubature(const std::filesystem::path& file, std::uint64_t hash,
                               const CachedCubature& c) {
-  write_atomically(file, "cubature cache", [&](std::ofstream& out) {
+  write_cache_file(file, [&](std::ostream& out) {
     out.write(kCubatureMagic, sizeof kCubatureMagic);
     write_pod(out, hash);
     write_pod(out, c.worst_residual);
