@@ -55,8 +55,7 @@ RUNS = [("si", "SI", {"/integrator/type": "si"}), ("mssi", "MSSI", {"/integrator
 
 def read_run(out):
     """energy.csv, stats.csv and run.json's status of a run folder."""
-    with open(os.path.join(out, "energy.csv")) as f:
-        energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    energy = sweep_runs.read_rows(os.path.join(out, "energy.csv"))
     with open(os.path.join(out, "stats.csv")) as f:
         stats = list(csv.DictReader(f))
     with open(os.path.join(out, "run.json")) as f:

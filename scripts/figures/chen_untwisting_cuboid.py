@@ -43,8 +43,7 @@ SPIN = {"/objects/0/initial/angular_velocity": [5, 0, 0], "/damping/stiffness": 
 
 def read_run(r, method, angle):
     """One run's energies, Newton iterations and end status from its folder."""
-    with open(os.path.join(r["dir"], "energy.csv")) as f:
-        energy = [{k: float(v) for k, v in e.items()} for e in csv.DictReader(f)]
+    energy = sweep_runs.read_rows(os.path.join(r["dir"], "energy.csv"))
     with open(os.path.join(r["dir"], "stats.csv")) as f:
         iters = [int(e["newton_iters"]) for e in csv.DictReader(f)]
     return {"method": method, "angle": angle, "finished": r["status"] == "finished",

@@ -40,8 +40,7 @@ def run(simrun, work, name, scene, points):
                                 accept=("finished", "diverged", "failed"))
     results = []
     for label, _ in points:
-        with open(os.path.join(done[label]["dir"], "energy.csv")) as f:
-            rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        rows = sweep_runs.read_rows(os.path.join(done[label]["dir"], "energy.csv"))
         results.append({"label": label, "rows": rows, "status": done[label]["status"],
                         "t_end": rows[-1]["t"], "steps": len(rows) - 1})
     return results

@@ -56,8 +56,7 @@ def run(simrun, work, fixed):
     results = []
     for m in METHODS:
         out = runs[m]["dir"]
-        with open(os.path.join(out, "energy.csv")) as f:
-            energy = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        energy = sweep_runs.read_rows(os.path.join(out, "energy.csv"))
         with open(os.path.join(out, "stats.csv")) as f:
             rows = list(csv.DictReader(f))
         iters = [int(r["newton_iters"]) for r in rows]
