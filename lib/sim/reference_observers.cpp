@@ -8,6 +8,15 @@ namespace simrun {
 
 namespace {
 
+/// Rest positions as one flat vector (x0,y0,z0,x1,...), the layout of full_positions().
+VecX flat_rest_positions(const SimulatedSystem& system) {
+  const MatX3& vertices = system.frames().mesh.vertices;
+  VecX flat(3 * vertices.rows());
+  for (Eigen::Index i = 0; i < vertices.rows(); ++i)
+    flat.segment<3>(3 * i) = vertices.row(i).transpose();
+  return flat;
+}
+
 double frequency_hz(double lambda) {
   return std::isnan(lambda) ? NAN : std::sqrt(std::max(lambda, 0.0)) / (2 * std::numbers::pi);
 }
@@ -83,6 +92,16 @@ void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecor
     columns.push_back("map_max_pos_err");
     columns.push_back("map_mean_pos_err");
   }
+  // Rest offsets (B X_c)_i - X_f,i: zero for every fine vertex the embedding reproduces at rest
+  // (inside the coarse mesh, or extrapolated affinely), nonzero for the clamped ones, whose rest
+  // offset would otherwise count as error on every frame.
+  const SimulatedSystem& coarse = simulation.primary();
+  const VecX coarse_rest = flat_rest_positions(coarse);
+  const VecX fine_rest =
+      flat_rest_positions(simulation.companions()[static_cast<size_t>(m_reference)]);
+  m_rest_offset =
+      m_map->embedding().interpolate_flat(coarse.frames().mesh, coarse_rest) - fine_rest;
+  if (m_map->has_display_map()) m_map_rest_offset = m_map->positions(coarse_rest) - fine_rest;
   if (initial.resumed) {
     m_csv = std::make_unique<CsvWriter>(
         CsvWriter::resumed(m_path, std::move(columns), static_cast<double>(initial.step)));
@@ -107,7 +126,8 @@ void ReferenceErrorObserver::write(const Simulation& simulation, const StepRecor
   const int n = embedding.num_points();
   double max_p = 0, sum_p = 0, max_v = 0, sum_v = 0;
   for (int i = 0; i < n; ++i) {
-    const double ep = (x.segment<3>(3 * i) - xf.segment<3>(3 * i)).norm();
+    const double ep =
+        (x.segment<3>(3 * i) - m_rest_offset.segment<3>(3 * i) - xf.segment<3>(3 * i)).norm();
     const double ev = (v.segment<3>(3 * i) - vf.segment<3>(3 * i)).norm();
     max_p = std::max(max_p, ep);
     max_v = std::max(max_v, ev);
@@ -123,7 +143,9 @@ void ReferenceErrorObserver::write(const Simulation& simulation, const StepRecor
     const VecX mapped = m_map->positions(coarse.full_positions());
     double max_m = 0, sum_m = 0;
     for (int i = 0; i < n; ++i) {
-      const double e = (mapped.segment<3>(3 * i) - xf.segment<3>(3 * i)).norm();
+      const double e =
+          (mapped.segment<3>(3 * i) - m_map_rest_offset.segment<3>(3 * i) - xf.segment<3>(3 * i))
+              .norm();
       max_m = std::max(max_m, e);
       sum_m += e;
     }

@@ -70,7 +70,9 @@ class EigenvaluesCsvObserver final : public StepObserver {
 
 /// error.csv: step,t,max_pos_err,mean_pos_err,max_vel_err,mean_vel_err over the reference
 /// mesh's vertices, comparing the primary system embedded (B x_c, B v_c: the map's barycentric
-/// part) with the companion `reference` (a Simulation companion index); then, per tracked
+/// part) with the companion `reference` (a Simulation companion index); positions compare
+/// displacements from rest, |B x_c - B X_c - (x_f - X_f)|, which is the position error wherever
+/// the embedding reproduces the fine rest positions (all but clamped vertices); then, per tracked
 /// reference vertex i, x_i,y_i,z_i (embedded run) and ref_x_i,ref_y_i,ref_z_i; then, when the map
 /// has coarsened tets, map_max_pos_err,map_mean_pos_err of the coarse-to-fine display map
 /// (coarsen/display_map.hpp, Kharevych Eqs. 4.6-4.7).
@@ -93,6 +95,8 @@ class ReferenceErrorObserver final : public StepObserver {
   int m_reference;
   std::vector<int> m_tracked;
   std::unique_ptr<CsvWriter> m_csv;
+  VecX m_rest_offset;      ///< (B X_c)_i - X_f,i, flat
+  VecX m_map_rest_offset;  ///< the display map's rest positions - X_f, flat
 };
 
 }  // namespace simrun
