@@ -1,12 +1,19 @@
 #include "coarsen/eigenfit_correction.hpp"
 
+#include <chrono>
+
 #include "coarsen/eigen_ratios.hpp"
 #include "core/pattern_algebra.hpp"
+#include "core/symmetric_product.hpp"
+#include "solve/subspace_tracking.hpp"
 
 namespace simrun {
 
-EigenFitCorrection::EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver)
-    : m_settings(std::move(settings)), m_eigen(std::move(make_solver)) {}
+EigenFitCorrection::EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver,
+                                       EigenModeUpdate mode_update)
+    : m_settings(std::move(settings)), m_mode_update(mode_update), m_eigen(std::move(make_solver)) {
+  m_mode_update.refresh_every = std::max(1, m_mode_update.refresh_every);
+}
 
 void EigenFitCorrection::reset(EigenFitSettings settings) {
   m_settings = std::move(settings);
@@ -15,13 +22,61 @@ void EigenFitCorrection::reset(EigenFitSettings settings) {
   m_active = true;
   m_rest_damping = false;
   m_eigen.forget_subspace();
+  m_calls = 0;
+  m_W.resize(0, 0);
   m_U.resize(0, 0);
   m_MUr.resize(0, 0);
   ++m_version;
 }
 
+Status EigenFitCorrection::update_modes(Model& model, const SpMat& K, StepStats& stats,
+                                        InverseOperator* step_matrix) {
+  const int s = static_cast<int>(m_settings.ratios.size());
+  const int n = model.num_free();
+  const bool track = m_mode_update.track_subspace;
+  const bool due =
+      m_calls % m_mode_update.refresh_every == 0 || m_U.rows() != n || (track && m_W.rows() != n);
+  ++m_calls;
+  if (!due) {
+    if (!track || step_matrix == nullptr) return Status::kSuccess;  // the kept modes
+    const auto start = std::chrono::steady_clock::now();
+    VecX values;
+    const TrackedModes tracked = track_lowest_modes(
+        *step_matrix, [&](const VecX& x) { return model.apply_mass(x); },
+        [&](const VecX& x) { return symmetric_product(K, x); }, m_W, values);
+    stats.eigen_products += tracked.back_solves;
+    stats.eigen_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (tracked.status != Status::kSuccess) {
+      m_failure = "EigenFit: the subspace tracking of the " + std::to_string(s) +
+                  " lowest modes failed (a non-finite back-solve or Rayleigh-Ritz step)";
+      return tracked.status;
+    }
+    m_U = m_W.leftCols(s);
+    m_lambda = values.head(s);
+    return Status::kSuccess;
+  }
+  // Guard vectors speed up the tracking in the steps that follow (subspace_tracking.hpp).
+  const int wanted = track ? std::min(s + subspace_guard_vectors(s), n) : s;
+  const GeneralizedEigenResult r = m_eigen.compute(K, model.mass(), wanted);
+  stats.eigen_solves += 1;
+  stats.eigen_iters += r.iterations;
+  stats.eigen_products += r.operator_products;
+  stats.eigen_s += r.seconds;
+  stats.factorizations += 1 + r.shift_probes;
+  if (r.status != Status::kSuccess || r.values.size() < wanted) {
+    m_failure =
+        "EigenFit: the eigensolve of the " + std::to_string(s) + " lowest modes did not converge";
+    return Status::kNotConverging;
+  }
+  if (track) m_W = r.vectors;
+  m_U = r.vectors.leftCols(s);
+  m_lambda = r.values.head(s);
+  return Status::kSuccess;
+}
+
 Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, bool constant,
-                                  StepStats& stats) {
+                                  StepStats& stats, InverseOperator* step_matrix) {
   const int s = static_cast<int>(m_settings.ratios.size());
   m_failure.clear();
   if (constant && m_have_modes && m_U.rows() == model.num_free()) {
@@ -50,19 +105,8 @@ Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, b
     m_MUr.resize(0, 0);
   }
 
-  const GeneralizedEigenResult r = m_eigen.compute(K, model.mass(), s);
-  stats.eigen_solves += 1;
-  stats.eigen_iters += r.iterations;
-  stats.eigen_products += r.operator_products;
-  stats.eigen_s += r.seconds;
-  stats.factorizations += 1 + r.shift_probes;
-  if (r.status != Status::kSuccess || r.values.size() < s) {
-    m_failure =
-        "EigenFit: the eigensolve of the " + std::to_string(s) + " lowest modes did not converge";
-    return Status::kNotConverging;
-  }
-  m_U = r.vectors;
-  m_lambda = r.values;
+  if (const Status st = update_modes(model, K, stats, step_matrix); st != Status::kSuccess)
+    return st;
   m_MU.resize(m_U.rows(), s);
   for (int c = 0; c < s; ++c) m_MU.col(c) = model.apply_mass(m_U.col(c));
   m_have_modes = true;

@@ -27,6 +27,12 @@
 ///     v^T D' v = v^T D v - beta sum_i (1 - r_i) lambda_i(q) (u_i^T M v)^2, negative once the
 ///     material stiffens along u_i by more than 1 / (1 - r_i).) The system matrices then carry a
 ///     rank-2s term, [Y, Y_r] [Z, Z_r]^T (system_update()).
+///
+/// The modes come from a warm-started Lanczos solve (its own shift-invert factorization) every
+/// `refresh_every` steps; in between they are kept, or, with `track_subspace` and the step's
+/// factorized M + h D + h^2 K at hand (SI), followed by one block subspace iteration with a
+/// Rayleigh-Ritz step on (K, M) (solve/subspace_tracking.hpp; s + p back-solves, no
+/// factorization), the integrator setting "eigen_update": "subspace".
 #include <string>
 
 #include "core/step_stats.hpp"
@@ -44,20 +50,29 @@ struct EigenFitSettings {
   bool plain_on_tracking_failure = false;
 };
 
+/// How the per-step modes are brought up to date (the integrator's eigen_refresh, eigen_update).
+struct EigenModeUpdate {
+  int refresh_every = 1;        ///< a Lanczos solve every this many update() calls
+  bool track_subspace = false;  ///< in between: subspace iteration (given the step matrix)
+};
+
 class EigenFitCorrection {
  public:
-  EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver);
+  EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver,
+                     EigenModeUpdate mode_update = {});
 
   /// The modes of (K, M) at this step, K the projected elastic stiffness at the step's
   /// linearization point q (Model::elastic_stiffness(q, K, true), assembled by the integrator).
   /// When `constant` (a quadratic model whose K does not change) the kept modes are reused after
   /// the first call. Runs the tracking test (digest Sec. 8, test 1; for a free body after aligning
   /// the rest modes with the body's best rotation, tracking_column_maxima) and counts it in
-  /// stats. kNotConverging when an eigensolve fails.
-  Status update(Model& model, const VecX& q, const SpMat& K, bool constant, StepStats& stats);
+  /// stats. kNotConverging when an eigensolve fails. `step_matrix`: solves with this step's
+  /// factorized M + h D + h^2 K, for the subspace tracking between Lanczos solves.
+  Status update(Model& model, const VecX& q, const SpMat& K, bool constant, StepStats& stats,
+                InverseOperator* step_matrix = nullptr);
 
   /// New ratios and rest modes (constraints changed at a release): the next update()
-  /// computes the modes afresh.
+  /// computes the modes afresh (a Lanczos solve).
   void reset(EigenFitSettings settings);
 
   /// False for a step where the correction is off (tracking failed with the plain fallback).
@@ -95,8 +110,14 @@ class EigenFitCorrection {
   std::string failure_detail() const { return m_failure; }
 
  private:
+  /// The modes at this step: a Lanczos solve when due, else tracked or kept (header comment).
+  Status update_modes(Model& model, const SpMat& K, StepStats& stats, InverseOperator* step_matrix);
+
   EigenFitSettings m_settings;
+  EigenModeUpdate m_mode_update;
   GeneralizedEigenSolver m_eigen;
+  MatX m_W;          ///< tracking: the s + p Ritz vectors (M-orthonormal), U = the first s
+  long m_calls = 0;  ///< update() calls since the last reset (refresh schedule)
   MatX m_U, m_MU, m_Y, m_Z;
   MatX m_MUr, m_Yr, m_Zr;  ///< M U_r and the rest-mode damping factors (m_rest_damping)
   VecX m_lambda;

@@ -13,25 +13,6 @@ SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
 Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, bool constant,
                                    StepStats& stats) {
   model.stiffness(state.q, m_K, /*project_psd=*/false);
-  if (m_eigenfit) {
-    // The modes are the elastic stiffness' (EigenFit eq. 13 corrects the elastic force only):
-    // springs, contact or a penalty floor in K would shift them. Element Hessians projected to
-    // PSD (digest 003 Sec. 5): no negative eigenvalues to fit.
-    SpMat projected;
-    model.elastic_stiffness(state.q, projected, /*project_psd=*/true);
-    if (const Status s = m_eigenfit->update(model, state.q, projected, constant, stats);
-        s != Status::kSuccess)
-      return s;
-    if (constant) {
-      // The elastic force's own stiffness, for U^T g_elastic(q) between factorizations.
-      SpMat elastic;
-      model.elastic_stiffness(state.q, elastic);
-      const MatX& U = m_eigenfit->modes();
-      m_elastic_KU.resize(U.rows(), U.cols());
-      for (Eigen::Index c = 0; c < U.cols(); ++c)
-        m_elastic_KU.col(c) = symmetric_product(elastic, U.col(c));
-    }
-  }
   // Peak memory matters on large meshes: D only with damping, and M + h D + h^2 K is built in
   // the storage of K once the operator applied every step has its copy.
   SpMat D;
@@ -52,6 +33,8 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   if (!m_adopt_potential_version) m_has_reference = false;
   Status status = m_solver->factorize(system);
   if (constant) m_K = SpMat();  // factorized once: only the operator copy is needed
+  if (m_eigenfit && status == Status::kSuccess)
+    status = update_eigenfit(model, state, constant, stats);
   if (m_eigenfit && status == Status::kSuccess) {
     // K' = K + Y Z^T, and D' = D + beta Y_d Z_d^T (eigenfit_correction.hpp): the matrix gains
     // h^2 Y Z^T + h beta Y_d Z_d^T (rank s, or 2s with rest-stiffness damping).
@@ -65,6 +48,30 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
   m_factored_h = h;
   m_factored_constant = constant;  // m_product is K (constant path) or D + h K
   return status;
+}
+
+Status SemiImplicitEuler::update_eigenfit(Model& model, const State& state, bool constant,
+                                          StepStats& stats) {
+  // The modes are the elastic stiffness' (EigenFit eq. 13 corrects the elastic force only):
+  // springs, contact or a penalty floor in K would shift them. Element Hessians projected to
+  // PSD (digest 003 Sec. 5): no negative eigenvalues to fit. After the factorization, so that
+  // the subspace tracking between Lanczos solves can iterate with it.
+  SpMat projected;
+  model.elastic_stiffness(state.q, projected, /*project_psd=*/true);
+  if (const Status s =
+          m_eigenfit->update(model, state.q, projected, constant, stats, m_solver.get());
+      s != Status::kSuccess)
+    return s;
+  if (constant) {
+    // The elastic force's own stiffness, for U^T g_elastic(q) between factorizations.
+    SpMat elastic;
+    model.elastic_stiffness(state.q, elastic);
+    const MatX& U = m_eigenfit->modes();
+    m_elastic_KU.resize(U.rows(), U.cols());
+    for (Eigen::Index c = 0; c < U.cols(); ++c)
+      m_elastic_KU.col(c) = symmetric_product(elastic, U.col(c));
+  }
+  return Status::kSuccess;
 }
 
 Status SemiImplicitEuler::step(Model& model, State& state, double h, StepStats& stats) {

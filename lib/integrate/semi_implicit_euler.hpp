@@ -37,6 +37,9 @@ class SemiImplicitEuler final : public Integrator {
  private:
   /// Assembles K(q) and D, factorizes M + h D + h^2 K, and keeps D + h K unless `constant`.
   Status refactor(Model& model, const State& state, double h, bool constant, StepStats& stats);
+  /// EigenFit's modes at q (after the factorization, which the subspace tracking iterates
+  /// with) and, on the constant path, the elastic stiffness times them.
+  Status update_eigenfit(Model& model, const State& state, bool constant, StepStats& stats);
   /// m_g_ref = dU/dq at q and, with EigenFit, m_reduced = U^T g_elastic(q), in one pass.
   void gradient(const Model& model, const VecX& q);
 

@@ -30,39 +30,23 @@ SpectralSplit::SpectralSplit(int modes, int refresh_every, const LinearSolverFac
       m_track(track_subspace),
       m_eigen(make_solver) {}
 
-namespace {
-/// Guard vectors of the tracked subspace: the iteration's convergence factor for mode i is
-/// (1 + tau^2 lambda_i) / (1 + tau^2 lambda_{s+p+1}) instead of ... lambda_{s+1}.
-int guard_vectors(int s) { return std::max(3, s / 2); }
-}  // namespace
-
 Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
                             InverseOperator& step_matrix, StepStats& stats) {
-  const Eigen::Index n = m_W.rows(), k = m_W.cols();
-  // Y = (M + tau D + tau^2 K)^-1 M W, one block solve.
-  MatX MW(n, k), Y;
-  for (Eigen::Index c = 0; c < k; ++c) MW.col(c) = model.apply_mass(m_W.col(c));
-  step_matrix.solve(MW, Y);
-  stats.eigen_products += static_cast<double>(k);
-  if (!Y.allFinite()) return Status::kNumericalIssue;
-  // Rayleigh-Ritz on span(Y) for K w = lambda M w.
-  MatX KY(n, k), MY(n, k);
-  VecX y;
-  for (Eigen::Index c = 0; c < k; ++c) {
-    system.stiffness_times(Y.col(c), y);
-    KY.col(c) = y;
-    MY.col(c) = model.apply_mass(Y.col(c));
-  }
-  MatX Kr = Y.transpose() * KY, Mr = Y.transpose() * MY;
-  Kr = 0.5 * (Kr + Kr.transpose()).eval();
-  Mr = 0.5 * (Mr + Mr.transpose()).eval();
-  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> ritz(Kr, Mr);
-  if (ritz.info() != Eigen::Success) return Status::kNumericalIssue;
-  m_W = Y * ritz.eigenvectors();  // ascending Ritz values, M-orthonormal
-  const int s = std::min<int>(m_modes, static_cast<int>(k));
+  VecX values;
+  const TrackedModes tracked = track_lowest_modes(
+      step_matrix, [&](const VecX& x) { return model.apply_mass(x); },
+      [&](const VecX& x) {
+        VecX y;
+        system.stiffness_times(x, y);
+        return y;
+      },
+      m_W, values);
+  stats.eigen_products += tracked.back_solves;
+  if (tracked.status != Status::kSuccess) return tracked.status;
+  const int s = std::min<int>(m_modes, static_cast<int>(m_W.cols()));
   m_U = m_W.leftCols(s);
-  m_S = ritz.eigenvalues().head(s).asDiagonal();
-  m_last_top_eigenvalue = ritz.eigenvalues()[k - 1];
+  m_S = values.head(s).asDiagonal();
+  m_last_top_eigenvalue = values[values.size() - 1];
   return Status::kSuccess;
 }
 
@@ -78,7 +62,7 @@ Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
   const bool due = m_calls % m_refresh_every == 0 || m_U.rows() != system.size();
   ++m_calls;
   if (due) {
-    const int wanted = m_track ? std::min(s + guard_vectors(s), system.size()) : s;
+    const int wanted = m_track ? std::min(s + subspace_guard_vectors(s), system.size()) : s;
     // The lent shift sigma = -(1 + tau alpha) / (tau^2 + tau beta) is as good as the own one
     // (near zero or just below lambda_min) only while |sigma| is small against the wanted
     // eigenvalues: Lanczos converges at the rate (lambda_s - sigma) / (lambda_{s+1} - sigma),

@@ -13,6 +13,7 @@
 #include "integrate/first_order_system.hpp"
 #include "solve/eigen_solver.hpp"
 #include "solve/low_rank_update.hpp"
+#include "solve/subspace_tracking.hpp"
 
 namespace simrun {
 

@@ -110,6 +110,12 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
                 "/integrator/type: EigenFit is implemented in 'si' and 'im' (the paper's "
                 "integrators); '" +
                 scene.integrator.type + "' does not apply it yet");
+  if (pair.method == EigenFitConfig::Method::kEigenFit)
+    require(!scene.integrator.eigen_tracking || scene.integrator.type == "si",
+            file +
+                "/integrator/eigen_update: 'subspace' tracks EigenFit's modes with SI's step "
+                "factorization; with '" +
+                scene.integrator.type + "' use 'lanczos'");
 
   pair.reference = build_model(reference_scene(scene));
   pair.coarse = build_model(scene);
@@ -186,8 +192,9 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
     pair.coarse = build_model(scaled);
     pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + short_number(r1));
   } else {
-    pair.eigenfit =
-        std::make_shared<EigenFitCorrection>(fit_settings(ratios, config), settings.linear_solver);
+    pair.eigenfit = std::make_shared<EigenFitCorrection>(
+        fit_settings(ratios, config), settings.linear_solver,
+        EigenModeUpdate{scene.integrator.eigen_refresh, scene.integrator.eigen_tracking});
     if (pair.coarse.schedule && pair.coarse.schedule->has_releases()) {
       // A fine model of its own: the reference run's (if any) steps on its own schedule.
       BuiltModel fine = build_model(reference_scene(scene));

@@ -117,6 +117,14 @@ TEST(EigenFitCli, BadInputNamesThePointer) {
   }
   {
     json s = bar_scene("eigenfit");
+    s["integrator"] = {{"type", "im"}, {"eigen_update", "subspace"}, {"eigen_refresh", 5}};
+    const auto scene = tmp.write("im_subspace.json", s);
+    const Result r = cli::run({"run", scene.string(), "-o", (tmp / "o6").string(), "--quiet"});
+    EXPECT_EQ(r.code, 1) << r.describe();
+    EXPECT_NE(r.all().find("/integrator/eigen_update"), std::string::npos) << r.describe();
+  }
+  {
+    json s = bar_scene("eigenfit");
     s["objects"][0]["eigenfit"]["modes"] = 5000;
     const auto scene = tmp.write("many.json", s);
     const Result r = cli::run({"run", scene.string(), "-o", (tmp / "o3").string(), "--quiet"});
