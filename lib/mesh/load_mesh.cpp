@@ -27,12 +27,19 @@ TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, 
   if (ext == ".msh") return read_gmsh(path, num_flipped);
   if (ext == ".off" || ext == ".obj" || ext == ".stl") {
     SurfaceMesh surface = read_surface(path);
-    if (surface_faces > 0 && surface_faces < surface.num_faces()) {
-      DecimationResult d = decimate_surface(surface, surface_faces);
-      if (decimation) *decimation = d;
-      surface = std::move(d.surface);
+    if (surface_faces <= 0 || surface_faces >= surface.num_faces())
+      return tetrahedralize(surface, quality_ratio, max_volume, target_tets, path.string());
+    DecimationResult d = decimate_surface(surface, surface_faces);
+    if (decimation) *decimation = d;
+    try {
+      return tetrahedralize(d.surface, quality_ratio, max_volume, target_tets, path.string());
+    } catch (const InputError& e) {
+      // The edge collapses keep a closed manifold but do not test for self-intersection.
+      throw InputError(std::string(e.what()) + " (after simplifying it to " +
+                       std::to_string(d.surface.num_faces()) +
+                       " triangles, which can make a surface intersect itself: try another "
+                       "tetgen.surface_faces)");
     }
-    return tetrahedralize(surface, quality_ratio, max_volume, target_tets, path.string());
   }
   throw InputError("mesh file '" + path.string() + "': unknown extension '" + ext +
                    "', expected .node, .ele, .mesh, .msh, .off, .obj or .stl");
