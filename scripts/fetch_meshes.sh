@@ -30,7 +30,7 @@ cd "$tmp"
 
 if ! apt-get download libcgal-demo >/dev/null 2>&1; then
   echo "apt-get download failed; updating the package lists first" >&2
-  if [[ "$(id -u)" -eq 0 ]]; then apt-get update >/dev/null; else sudo apt-get update >/dev/null; fi
+  if [[ "$(id -u)" -eq 0 ]]; then apt-get update >/dev/null; else sudo -n apt-get update >/dev/null; fi
   apt-get download libcgal-demo
 fi
 deb="$(ls libcgal-demo_*.deb)"

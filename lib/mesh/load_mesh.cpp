@@ -35,6 +35,7 @@ TetMesh load_mesh_file(const std::filesystem::path& path, double quality_ratio, 
       return tetrahedralize(d.surface, quality_ratio, max_volume, target_tets, path.string());
     } catch (const InputError& e) {
       // The edge collapses keep a closed manifold but do not test for self-intersection.
+      if (std::string(e.what()).find("intersects itself") == std::string::npos) throw;
       throw InputError(std::string(e.what()) + " (after simplifying it to " +
                        std::to_string(d.surface.num_faces()) +
                        " triangles, which can make a surface intersect itself: try another "

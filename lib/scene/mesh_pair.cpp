@@ -192,6 +192,13 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
     pair.coarse = build_model(scaled);
     pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + short_number(r1));
   } else {
+    if (scene.integrator.eigen_tracking && scene.damping.stiffness != 0.0 &&
+        scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest)
+      pair.notes.push_back(
+          "eigenfit: warning: 'eigen_update': 'subspace' iterates with M + h D + h^2 K(q), whose "
+          "D holds the rest stiffness here (damping 'stiffness_at': 'rest'): between the Lanczos "
+          "solves the tracked modes lean towards the rest ones; 'stiffness_at': 'current' or a "
+          "smaller eigen_refresh keeps them closer");
     pair.eigenfit = std::make_shared<EigenFitCorrection>(
         fit_settings(ratios, config), settings.linear_solver,
         EigenModeUpdate{scene.integrator.eigen_refresh, scene.integrator.eigen_tracking});

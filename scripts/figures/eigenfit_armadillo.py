@@ -25,7 +25,7 @@ rest (docs/eigenfit.md "error.csv"). The paper's wall times (its Table 2) are
 benchmarks/eigenfit_scenes.py --pair armadillo.
 
 Quick mode (ctest, ~45 s): 400 / 1,500 surface triangles (2,503 / 13,184 tets), 20 steps (shaken
-10, released at 12; no DAC run), Table 3 at E = 1e7 only, no heterogeneous run. It fetches the meshes when they are missing
+10, released at 12; no DAC run in Fig. 9), Table 3 at E = 1e7 only, no heterogeneous run. It fetches the meshes when they are missing
 (scripts/fetch_meshes.sh) and is skipped (exit 77) only when that fails. It fails unless every
 rest ratio is < 1, the error is 0 at rest, the release recomputes the ratios, tracking the modes
 changes EigenFit's mean max error by less than 5 %, and EigenFit's mean max error is below coarse

@@ -232,7 +232,8 @@ VecX dense_fit_eigenvalues(const Body& body, const VecX& q, const VecX& ratios) 
 /// Steps SI with EigenFit whose modes come from one Lanczos solve and then `mode_update`
 /// (eigen_update "subspace", or kept), beside SI with a Lanczos solve every step; returns the
 /// largest relative error of the modes' eigenvalues against the dense ones at each step's q over
-/// the second half of the steps, and the relative position difference at the end.
+/// the second half of the steps, and the difference of the final positions relative to the
+/// displacement from rest.
 struct TrackingResult {
   double eigenvalue_error = 0.0, position_difference = 0.0;
   int later_eigen_solves = 0;  ///< Lanczos solves after the first step
@@ -262,7 +263,8 @@ TrackingResult step_with_tracking(EigenModeUpdate mode_update, RayleighDamping d
       result.eigenvalue_error =
           std::max(result.eigenvalue_error, std::abs(got[i] - expected[i]) / expected[i]);
   }
-  result.position_difference = (s.q - e.q).norm() / e.q.norm();
+  const VecX rest = tracked_body.model->restrict_vector(tracked_body.model->rest_positions());
+  result.position_difference = (s.q - e.q).norm() / (e.q - rest).norm();
   return result;
 }
 
@@ -271,17 +273,32 @@ TrackingResult step_with_tracking(EigenModeUpdate mode_update, RayleighDamping d
 // bar thrown about (1 cm noise and ~0.2 m/s on a 0.4 m bar of 4 cubes) has its lowest
 // eigenvalue go 246 -> 464 -> 180 s^-2 within 20 steps. Over steps 10-19 the kept modes are off
 // by up to 27 %; the tracked ones, which lag each change by one iteration per step, by 2.1 %
-// (0.5 % at step 19), and the motion stays within 0.6 % of a Lanczos solve every step. With D
-// on the current stiffness (or beta = 0) the iteration's pencil is (K(q), M) itself.
+// (0.5 % at step 19). After 20 steps the tracked run's positions differ from those of a Lanczos
+// solve every step by 2.8 % of the displacement from rest, the kept modes' by 200 %. With D on
+// the current stiffness (or beta = 0) the iteration's pencil is (K(q), M) itself.
 TEST(EigenFitSi, SubspaceTrackingFollowsTheModesBetweenLanczosSolves) {
   const RayleighDamping current{0.3, 0.01, false};
   const TrackingResult tracked = step_with_tracking(EigenModeUpdate{100, true}, current, 20);
   EXPECT_EQ(tracked.later_eigen_solves, 0);
   EXPECT_LT(tracked.eigenvalue_error, 0.03);
-  EXPECT_LT(tracked.position_difference, 0.01);
+  EXPECT_LT(tracked.position_difference, 0.05);
   const TrackingResult kept = step_with_tracking(EigenModeUpdate{100, false}, current, 20);
   EXPECT_EQ(kept.later_eigen_solves, 0);
   EXPECT_GT(kept.eigenvalue_error, 0.2);
+  EXPECT_GT(kept.position_difference, 0.5);
+}
+
+// The default damping, on the rest stiffness, puts K_rest into the iterated matrix
+// (M + h alpha M + h beta K_rest + h^2 K(q); beta = h here, so both weigh alike): the tracked
+// modes lean towards the rest ones: their eigenvalues are off by up to 31 % over steps 10-19 on
+// this violent bar (the kept ones by 77 %). simrun warns about the combination.
+TEST(EigenFitSi, SubspaceTrackingWithRestStiffnessDampingIsBiased) {
+  const RayleighDamping rest{0.3, 0.01, true};
+  const TrackingResult tracked = step_with_tracking(EigenModeUpdate{100, true}, rest, 20);
+  const TrackingResult kept = step_with_tracking(EigenModeUpdate{100, false}, rest, 20);
+  EXPECT_GT(tracked.eigenvalue_error, 0.1);                          // the bias (measured 31 %)
+  EXPECT_LT(tracked.eigenvalue_error, 0.5 * kept.eigenvalue_error);  // kept: 77 %
+  EXPECT_LT(tracked.position_difference, 0.1);                       // measured 4.0 %, kept 17 %
 }
 
 TEST(EigenFitSi, UnitRatiosAreSi) {
