@@ -121,6 +121,17 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
     inverse[static_cast<size_t>(t)] = T.inverse();
   }
   const TetGrid grid = build_grid(mesh);
+  struct Boxes {
+    MatX3 lower, upper;
+  } boxes{MatX3(nt, 3), MatX3(nt, 3)};
+  for (int t = 0; t < nt; ++t) {
+    boxes.lower.row(t) = mesh.vertices.row(mesh.tets(t, 0));
+    boxes.upper.row(t) = boxes.lower.row(t);
+    for (int a = 1; a < 4; ++a) {
+      boxes.lower.row(t) = boxes.lower.row(t).cwiseMin(mesh.vertices.row(mesh.tets(t, a)));
+      boxes.upper.row(t) = boxes.upper.row(t).cwiseMax(mesh.vertices.row(mesh.tets(t, a)));
+    }
+  }
   const auto bary = [&](int t, const Vec3& p) {
     return barycentric(inverse[static_cast<size_t>(t)],
                        mesh.vertices.row(mesh.tets(t, 3)).transpose(), p);
@@ -156,27 +167,44 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
       const auto v = [&](int t, int a) {
         return Vec3(mesh.vertices.row(mesh.tets(t, a)).transpose());
       };
-      std::vector<double> dist(static_cast<size_t>(nt));
-      double nearest = std::numeric_limits<double>::infinity();
+      // The exact distance only where the tet's bounding box, a lower bound, is near enough:
+      // tets in order of their box distance, until it exceeds the nearest distance (then the
+      // near-tie window). The same tets, distances and ties as trying every tet.
+      std::vector<std::pair<double, int>> by_box(static_cast<size_t>(nt));
       for (int t = 0; t < nt; ++t) {
-        dist[static_cast<size_t>(t)] = point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
-        if (dist[static_cast<size_t>(t)] < nearest) {
-          nearest = dist[static_cast<size_t>(t)];
+        const Vec3 below = boxes.lower.row(t).transpose() - p;
+        const Vec3 above = p - boxes.upper.row(t).transpose();
+        by_box[static_cast<size_t>(t)] = {below.cwiseMax(above).cwiseMax(0.0).norm(), t};
+      }
+      std::sort(by_box.begin(), by_box.end());
+      std::vector<std::pair<int, double>> near;  // (tet, distance) within the window
+      double nearest = std::numeric_limits<double>::infinity();
+      const auto window_of = [&](double d) {
+        return d + std::max(kTieFraction * d, 1e-12 * scale);
+      };
+      for (const auto& [box_distance, t] : by_box) {
+        if (box_distance > window_of(nearest)) break;
+        const double d = point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
+        near.emplace_back(t, d);
+        if (d < nearest || (d == nearest && t < best)) {  // the lowest index among equals
+          nearest = d;
           best = t;
         }
       }
+      std::sort(near.begin(), near.end());  // index order, as a loop over every tet
       // (A degenerate tet's weights are not finite: it never wins over the nearest.)
-      const double window = nearest + std::max(kTieFraction * nearest, 1e-12 * scale);
+      const double window = window_of(nearest);
       double best_gain = bary(best, p).cwiseAbs().sum();
-      for (int t = 0; t < nt; ++t) {
-        if (dist[static_cast<size_t>(t)] > window) continue;
+      double d_best = nearest;
+      for (const auto& [t, d] : near) {
+        if (d > window) continue;
         const double gain = bary(t, p).cwiseAbs().sum();
         if (std::isfinite(gain) && !(gain >= best_gain)) {
           best_gain = gain;
           best = t;
+          d_best = d;
         }
       }
-      const double d_best = dist[static_cast<size_t>(best)];
       if (d_best > 0.0) {
         ++e.num_outside;
         e.max_outside_distance = std::max(e.max_outside_distance, d_best);
