@@ -159,8 +159,8 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
       if (m >= inside_tol) break;
     }
     if (best < 0 || best_min < inside_tol) {
-      // Outside every tet. The distance to each tet (its closest point; all tets, such points are
-      // few); among the near-ties, within half as far again as the nearest, the tet whose
+      // Outside every tet. The distance to the nearest tets (their closest points); among the
+      // near-ties, within half as far again as the nearest, the tet whose
       // extrapolation is best conditioned: the smallest gain sum_a |w_a| (1 inside a tet; near a
       // sliver's face it grows like distance / sliver height). Extrapolating a little further
       // from a well-shaped tet beats extrapolating from a sliver, whose weights blow up.
@@ -170,20 +170,31 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
       // The exact distance only where the tet's bounding box, a lower bound, is near enough:
       // tets in order of their box distance, until it exceeds the nearest distance (then the
       // near-tie window). The same tets, distances and ties as trying every tet.
-      std::vector<std::pair<double, int>> by_box(static_cast<size_t>(nt));
-      for (int t = 0; t < nt; ++t) {
-        const Vec3 below = boxes.lower.row(t).transpose() - p;
-        const Vec3 above = p - boxes.upper.row(t).transpose();
-        by_box[static_cast<size_t>(t)] = {below.cwiseMax(above).cwiseMax(0.0).norm(), t};
-      }
-      std::sort(by_box.begin(), by_box.end());
-      std::vector<std::pair<int, double>> near;  // (tet, distance) within the window
-      double nearest = std::numeric_limits<double>::infinity();
       const auto window_of = [&](double d) {
         return d + std::max(kTieFraction * d, 1e-12 * scale);
       };
-      for (const auto& [box_distance, t] : by_box) {
-        if (box_distance > window_of(nearest)) break;
+      std::vector<double> box_distance(static_cast<size_t>(nt));
+      int box_nearest = 0;
+      for (int t = 0; t < nt; ++t) {
+        const Vec3 below = boxes.lower.row(t).transpose() - p;
+        const Vec3 above = p - boxes.upper.row(t).transpose();
+        box_distance[static_cast<size_t>(t)] = below.cwiseMax(above).cwiseMax(0.0).norm();
+        if (box_distance[static_cast<size_t>(t)] < box_distance[static_cast<size_t>(box_nearest)])
+          box_nearest = t;
+      }
+      // The nearest distance is at most that of the tet with the nearest box: only tets whose
+      // box is within that distance's window can matter (a few), sorted.
+      const double bound = window_of(point_tet_distance(p, v(box_nearest, 0), v(box_nearest, 1),
+                                                        v(box_nearest, 2), v(box_nearest, 3)));
+      std::vector<std::pair<double, int>> by_box;
+      for (int t = 0; t < nt; ++t)
+        if (box_distance[static_cast<size_t>(t)] <= bound)
+          by_box.emplace_back(box_distance[static_cast<size_t>(t)], t);
+      std::sort(by_box.begin(), by_box.end());
+      std::vector<std::pair<int, double>> near;  // (tet, distance) within the window
+      double nearest = std::numeric_limits<double>::infinity();
+      for (const auto& [lower_bound, t] : by_box) {
+        if (lower_bound > window_of(nearest)) break;
         const double d = point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
         near.emplace_back(t, d);
         if (d < nearest || (d == nearest && t < best)) {  // the lowest index among equals
