@@ -103,8 +103,7 @@ VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& r
   const MatX turned = rotation.isIdentity(0.0)
                           ? MatX(rest_modes.leftCols(s))
                           : rotate_vertex_vectors(model, rotation, rest_modes.leftCols(s));
-  MatX MUr(model.num_free(), s);
-  for (Eigen::Index j = 0; j < s; ++j) MUr.col(j) = model.apply_mass(turned.col(j));
+  const MatX MUr = model.apply_mass_block(turned);
   const MatX C = (modes.leftCols(s).transpose() * MUr).cwiseAbs();
   return C.colwise().maxCoeff().transpose();
 }

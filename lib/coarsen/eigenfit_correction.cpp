@@ -42,8 +42,8 @@ Status EigenFitCorrection::update_modes(Model& model, const SpMat& K, StepStats&
     const auto start = std::chrono::steady_clock::now();
     VecX values;
     const TrackedModes tracked = track_lowest_modes(
-        *step_matrix, [&](const VecX& x) { return model.apply_mass(x); },
-        [&](const VecX& x) { return symmetric_product(K, x); }, m_W, values);
+        *step_matrix, [&](const MatX& X) { return model.apply_mass_block(X); },
+        [&](const MatX& X) { return symmetric_product_block(K, X); }, m_W, values);
     stats.eigen_products += tracked.back_solves;
     stats.eigen_s +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -107,8 +107,7 @@ Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, b
 
   if (const Status st = update_modes(model, K, stats, step_matrix); st != Status::kSuccess)
     return st;
-  m_MU.resize(m_U.rows(), s);
-  for (int c = 0; c < s; ++c) m_MU.col(c) = model.apply_mass(m_U.col(c));
+  m_MU = model.apply_mass_block(m_U);
   m_have_modes = true;
   stats.eigenpairs = s;
 
@@ -131,8 +130,7 @@ Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, b
   m_Z = m_MU * m_lambda.asDiagonal();
   if (m_rest_damping) {
     if (m_MUr.rows() != model.num_free()) {
-      m_MUr.resize(model.num_free(), s);
-      for (int c = 0; c < s; ++c) m_MUr.col(c) = model.apply_mass(m_settings.rest_modes.col(c));
+      m_MUr = model.apply_mass_block(m_settings.rest_modes);
       m_Zr = m_MUr * m_settings.rest_eigenvalues.asDiagonal();
     }
     m_Yr = m_MUr * r_minus_1.asDiagonal();

@@ -14,6 +14,18 @@ void symmetric_multiply(const SpMat& A, const VecX& x, VecX& y) {
   y.noalias() = rows * x;
 }
 
+void symmetric_multiply_block(const SpMat& A, const MatX& X, MatX& Y) {
+  // Rows of X and Y as contiguous columns of their transposes: column i of A (= row i, A being
+  // symmetric) accumulates Y^T(:, i) += a_ji X^T(:, j).
+  const MatX Xt = X.transpose();
+  MatX Yt = MatX::Zero(X.cols(), A.rows());
+  for (Eigen::Index i = 0; i < A.outerSize(); ++i) {
+    auto y = Yt.col(i);
+    for (SpMat::InnerIterator it(A, i); it; ++it) y.noalias() += it.value() * Xt.col(it.index());
+  }
+  Y = Yt.transpose();
+}
+
 void SymmetricOperator::assign(const SpMat& A, int threads) {
   m_lower = threads <= 1;
   if (m_lower) {

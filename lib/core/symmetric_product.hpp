@@ -12,6 +12,10 @@ namespace simrun {
 /// y = A x for symmetric A (only valid when A equals its transpose). y must not alias x.
 void symmetric_multiply(const SpMat& A, const VecX& x, VecX& y);
 
+/// Y = A X for symmetric A and a block of columns X, in one pass over A's entries (each entry
+/// updates a row of Y with a row of X; ~k times less memory traffic than k products).
+void symmetric_multiply_block(const SpMat& A, const MatX& X, MatX& Y);
+
 /// A symmetric matrix kept for repeated products y = A x in the faster of two layouts: on one
 /// thread its lower triangle (Eigen's selfadjoint product reads half the entries: 0.49 ms
 /// instead of 0.69 ms on the bar above), on several threads the full matrix viewed row by row
@@ -33,6 +37,13 @@ inline VecX symmetric_product(const SpMat& A, const VecX& x) {
   VecX y;
   symmetric_multiply(A, x, y);
   return y;
+}
+
+/// A X for symmetric A and a block X.
+inline MatX symmetric_product_block(const SpMat& A, const MatX& X) {
+  MatX Y;
+  symmetric_multiply_block(A, X, Y);
+  return Y;
 }
 
 }  // namespace simrun

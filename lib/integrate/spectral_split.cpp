@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include "core/symmetric_product.hpp"
+
 namespace simrun {
 
 std::array<double, 4> mode_phi1(double lambda, double t) {
@@ -34,13 +36,8 @@ Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
                             InverseOperator& step_matrix, StepStats& stats) {
   VecX values;
   const TrackedModes tracked = track_lowest_modes(
-      step_matrix, [&](const VecX& x) { return model.apply_mass(x); },
-      [&](const VecX& x) {
-        VecX y;
-        system.stiffness_times(x, y);
-        return y;
-      },
-      m_W, values);
+      step_matrix, [&](const MatX& X) { return model.apply_mass_block(X); },
+      [&](const MatX& X) { return symmetric_product_block(system.stiffness(), X); }, m_W, values);
   stats.eigen_products += tracked.back_solves;
   if (tracked.status != Status::kSuccess) return tracked.status;
   const int s = std::min<int>(m_modes, static_cast<int>(m_W.cols()));
@@ -99,17 +96,10 @@ Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
   } else {
     m_fresh = false;
   }
-  m_MU.resize(m_U.rows(), s);
-  for (int c = 0; c < s; ++c) m_MU.col(c) = model.apply_mass(m_U.col(c));
+  m_MU = model.apply_mass_block(m_U);
   if (!m_fresh) {
     // A kept basis: S = U^T K U is a dense s x s matrix at the current K.
-    MatX KU(m_U.rows(), s);
-    VecX y;
-    for (int c = 0; c < s; ++c) {
-      system.stiffness_times(m_U.col(c), y);
-      KU.col(c) = y;
-    }
-    m_S = m_U.transpose() * KU;
+    m_S = m_U.transpose() * symmetric_product_block(system.stiffness(), m_U);
     m_S = 0.5 * (m_S + m_S.transpose()).eval();
   }
   stats.eigenpairs = s;

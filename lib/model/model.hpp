@@ -169,6 +169,10 @@ class Model {
   VecX apply_mass(const VecX& x) const {
     return m_lumped ? VecX(m_lumped_free.cwiseProduct(x)) : symmetric_product(m_mass, x);
   }
+  /// M X for a block of columns X (one pass over M).
+  MatX apply_mass_block(const MatX& X) const {
+    return m_lumped ? MatX(m_lumped_free.asDiagonal() * X) : symmetric_product_block(m_mass, X);
+  }
   /// 1/2 v^T M v over the free DOFs: a diagonal sum for lumped mass; for consistent mass an
   /// element sum, 1/2 rho V / 20 (sum_a |v_a|^2 + |sum_a v_a|^2) per tet (M_ab = rho V (1 +
   /// delta_ab) / 20, fem/mass.hpp), which reads 4 velocities per tet instead of the ~80

@@ -4,26 +4,20 @@
 
 namespace simrun {
 
-TrackedModes track_lowest_modes(InverseOperator& A, const std::function<VecX(const VecX&)>& mass,
-                                const std::function<VecX(const VecX&)>& stiffness, MatX& W,
+TrackedModes track_lowest_modes(InverseOperator& A, const std::function<MatX(const MatX&)>& mass,
+                                const std::function<MatX(const MatX&)>& stiffness, MatX& W,
                                 VecX& values) {
   TrackedModes result;
-  const Eigen::Index n = W.rows(), k = W.cols();
   // Y = A^-1 M W, one block solve.
-  MatX MW(n, k), Y;
-  for (Eigen::Index c = 0; c < k; ++c) MW.col(c) = mass(W.col(c));
-  A.solve(MW, Y);
-  result.back_solves = static_cast<int>(k);
+  MatX Y;
+  A.solve(mass(W), Y);
+  result.back_solves = static_cast<int>(W.cols());
   if (!Y.allFinite()) {
     result.status = Status::kNumericalIssue;
     return result;
   }
   // Rayleigh-Ritz on span(Y): (Y^T K Y) c = theta (Y^T M Y) c.
-  MatX KY(n, k), MY(n, k);
-  for (Eigen::Index c = 0; c < k; ++c) {
-    KY.col(c) = stiffness(Y.col(c));
-    MY.col(c) = mass(Y.col(c));
-  }
+  const MatX KY = stiffness(Y), MY = mass(Y);
   MatX Kr = Y.transpose() * KY, Mr = Y.transpose() * MY;
   Kr = 0.5 * (Kr + Kr.transpose()).eval();
   Mr = 0.5 * (Mr + Mr.transpose()).eval();

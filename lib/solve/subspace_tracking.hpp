@@ -28,9 +28,9 @@ struct TrackedModes {
 
 /// W <- Ritz vectors of (K, M) on span(A^-1 M W), M-orthonormal, in ascending order of their Ritz
 /// values (written to `values`). kNumericalIssue when A's solve or the small eigenproblem fails
-/// (W and values untouched). `mass` and `stiffness` apply M and K to a vector.
-TrackedModes track_lowest_modes(InverseOperator& A, const std::function<VecX(const VecX&)>& mass,
-                                const std::function<VecX(const VecX&)>& stiffness, MatX& W,
+/// (W and values untouched). `mass` and `stiffness` apply M and K to a block of columns.
+TrackedModes track_lowest_modes(InverseOperator& A, const std::function<MatX(const MatX&)>& mass,
+                                const std::function<MatX(const MatX&)>& stiffness, MatX& W,
                                 VecX& values);
 
 }  // namespace simrun
