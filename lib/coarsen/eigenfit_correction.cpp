@@ -29,13 +29,22 @@ void EigenFitCorrection::reset(EigenFitSettings settings) {
   ++m_version;
 }
 
+bool EigenFitCorrection::solves_next(int n) const {
+  return m_calls % m_mode_update.refresh_every == 0 || m_U.rows() != n ||
+         (m_mode_update.track_subspace && m_W.rows() != n);
+}
+
+bool EigenFitCorrection::needs_stiffness(bool constant, int n) const {
+  if (constant && m_have_modes && m_U.rows() == n) return false;  // kept for the run
+  return solves_next(n) || m_mode_update.track_subspace;
+}
+
 Status EigenFitCorrection::update_modes(Model& model, const SpMat& K, StepStats& stats,
                                         InverseOperator* step_matrix) {
   const int s = static_cast<int>(m_settings.ratios.size());
   const int n = model.num_free();
   const bool track = m_mode_update.track_subspace;
-  const bool due =
-      m_calls % m_mode_update.refresh_every == 0 || m_U.rows() != n || (track && m_W.rows() != n);
+  const bool due = solves_next(n);
   ++m_calls;
   if (!due) {
     if (!track || step_matrix == nullptr) return Status::kSuccess;  // the kept modes

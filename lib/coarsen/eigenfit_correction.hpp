@@ -71,6 +71,11 @@ class EigenFitCorrection {
   Status update(Model& model, const VecX& q, const SpMat& K, bool constant, StepStats& stats,
                 InverseOperator* step_matrix = nullptr);
 
+  /// Whether the next update() reads K: false when it keeps the modes (a quadratic model's
+  /// after the first call, or "lanczos" modes between refreshes), so callers can skip assembling
+  /// the projected stiffness.
+  bool needs_stiffness(bool constant, int num_free) const;
+
   /// New ratios and rest modes (constraints changed at a release): the next update()
   /// computes the modes afresh (a Lanczos solve).
   void reset(EigenFitSettings settings);
@@ -110,6 +115,8 @@ class EigenFitCorrection {
   std::string failure_detail() const { return m_failure; }
 
  private:
+  /// Whether the next update_modes() runs a Lanczos solve.
+  bool solves_next(int num_free) const;
   /// The modes at this step: a Lanczos solve when due, else tracked or kept (header comment).
   Status update_modes(Model& model, const SpMat& K, StepStats& stats, InverseOperator* step_matrix);
 

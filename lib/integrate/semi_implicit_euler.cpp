@@ -56,8 +56,9 @@ Status SemiImplicitEuler::update_eigenfit(Model& model, const State& state, bool
   // springs, contact or a penalty floor in K would shift them. Element Hessians projected to
   // PSD (digest 003 Sec. 5): no negative eigenvalues to fit. After the factorization, so that
   // the subspace tracking between Lanczos solves can iterate with it.
-  SpMat projected;
-  model.elastic_stiffness(state.q, projected, /*project_psd=*/true);
+  SpMat projected;  // not assembled when the modes are kept this step
+  if (m_eigenfit->needs_stiffness(constant, model.num_free()))
+    model.elastic_stiffness(state.q, projected, /*project_psd=*/true);
   if (const Status s =
           m_eigenfit->update(model, state.q, projected, constant, stats, m_solver.get());
       s != Status::kSuccess)
@@ -66,10 +67,7 @@ Status SemiImplicitEuler::update_eigenfit(Model& model, const State& state, bool
     // The elastic force's own stiffness, for U^T g_elastic(q) between factorizations.
     SpMat elastic;
     model.elastic_stiffness(state.q, elastic);
-    const MatX& U = m_eigenfit->modes();
-    m_elastic_KU.resize(U.rows(), U.cols());
-    for (Eigen::Index c = 0; c < U.cols(); ++c)
-      m_elastic_KU.col(c) = symmetric_product(elastic, U.col(c));
+    m_elastic_KU = symmetric_product_block(elastic, m_eigenfit->modes());
   }
   return Status::kSuccess;
 }

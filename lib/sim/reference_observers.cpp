@@ -8,15 +8,6 @@ namespace simrun {
 
 namespace {
 
-/// Rest positions as one flat vector (x0,y0,z0,x1,...), the layout of full_positions().
-VecX flat_rest_positions(const SimulatedSystem& system) {
-  const MatX3& vertices = system.frames().mesh.vertices;
-  VecX flat(3 * vertices.rows());
-  for (Eigen::Index i = 0; i < vertices.rows(); ++i)
-    flat.segment<3>(3 * i) = vertices.row(i).transpose();
-  return flat;
-}
-
 double frequency_hz(double lambda) {
   return std::isnan(lambda) ? NAN : std::sqrt(std::max(lambda, 0.0)) / (2 * std::numbers::pi);
 }
@@ -96,9 +87,9 @@ void ReferenceErrorObserver::begin(const Simulation& simulation, const StepRecor
   // (inside the coarse mesh, or extrapolated affinely), nonzero for the clamped ones, whose rest
   // offset would otherwise count as error on every frame.
   const SimulatedSystem& coarse = simulation.primary();
-  const VecX coarse_rest = flat_rest_positions(coarse);
+  const VecX coarse_rest = as_flat(coarse.frames().mesh.vertices);
   const VecX fine_rest =
-      flat_rest_positions(simulation.companions()[static_cast<size_t>(m_reference)]);
+      as_flat(simulation.companions()[static_cast<size_t>(m_reference)].frames().mesh.vertices);
   m_rest_offset =
       m_map->embedding().interpolate_flat(coarse.frames().mesh, coarse_rest) - fine_rest;
   if (m_map->has_display_map()) m_map_rest_offset = m_map->positions(coarse_rest) - fine_rest;
