@@ -100,11 +100,18 @@ VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh
 VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes,
                             const Mat3& rotation) {
   const Eigen::Index s = std::min(modes.cols(), rest_modes.cols());
+  return tracking_column_maxima_of_mass_modes(model, model.apply_mass_block(modes.leftCols(s)),
+                                              rest_modes, rotation);
+}
+
+VecX tracking_column_maxima_of_mass_modes(const Model& model, const MatX& mass_modes,
+                                          const MatX& rest_modes, const Mat3& rotation) {
+  const Eigen::Index s = std::min(mass_modes.cols(), rest_modes.cols());
   const MatX turned = rotation.isIdentity(0.0)
                           ? MatX(rest_modes.leftCols(s))
                           : rotate_vertex_vectors(model, rotation, rest_modes.leftCols(s));
-  const MatX MUr = model.apply_mass_block(turned);
-  const MatX C = (modes.leftCols(s).transpose() * MUr).cwiseAbs();
+  // U^T M (Q U_r) = (M U)^T (Q U_r): M is symmetric.
+  const MatX C = (mass_modes.leftCols(s).transpose() * turned).cwiseAbs();
   return C.colwise().maxCoeff().transpose();
 }
 

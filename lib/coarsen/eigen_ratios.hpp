@@ -48,6 +48,10 @@ VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh
 /// so Q U_rest stays M-orthonormal.
 VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes,
                             const Mat3& rotation = Mat3::Identity());
+/// The same from M U (`mass_modes`), for callers that have it: |(M U)^T (Q U_rest)|.
+VecX tracking_column_maxima_of_mass_modes(const Model& model, const MatX& mass_modes,
+                                          const MatX& rest_modes,
+                                          const Mat3& rotation = Mat3::Identity());
 
 /// The rotation R that best maps the rest positions X onto the current ones x (orthogonal
 /// Procrustes, Kabsch): min over rotations of sum_v m_v |R (X_v - X_c) - (x_v - x_c)|^2 over the

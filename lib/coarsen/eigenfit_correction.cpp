@@ -24,7 +24,9 @@ void EigenFitCorrection::reset(EigenFitSettings settings) {
   m_eigen.forget_subspace();
   m_calls = 0;
   m_W.resize(0, 0);
+  m_MW.resize(0, 0);
   m_U.resize(0, 0);
+  m_MU.resize(0, 0);
   m_MUr.resize(0, 0);
   ++m_version;
 }
@@ -52,7 +54,7 @@ Status EigenFitCorrection::update_modes(Model& model, const SpMat& K, StepStats&
     VecX values;
     const TrackedModes tracked = track_lowest_modes(
         *step_matrix, [&](const MatX& X) { return model.apply_mass_block(X); },
-        [&](const MatX& X) { return symmetric_product_block(K, X); }, m_W, values);
+        [&](const MatX& X) { return symmetric_product_block(K, X); }, m_W, m_MW, values);
     stats.eigen_products += tracked.back_solves;
     stats.eigen_s +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -62,6 +64,7 @@ Status EigenFitCorrection::update_modes(Model& model, const SpMat& K, StepStats&
       return tracked.status;
     }
     m_U = m_W.leftCols(s);
+    m_MU = m_MW.leftCols(s);
     m_lambda = values.head(s);
     return Status::kSuccess;
   }
@@ -78,9 +81,15 @@ Status EigenFitCorrection::update_modes(Model& model, const SpMat& K, StepStats&
         "EigenFit: the eigensolve of the " + std::to_string(s) + " lowest modes did not converge";
     return Status::kNotConverging;
   }
-  if (track) m_W = r.vectors;
   m_U = r.vectors.leftCols(s);
   m_lambda = r.values.head(s);
+  if (track) {
+    m_W = r.vectors;
+    m_MW = model.apply_mass_block(m_W);  // also the next tracking step's M W
+    m_MU = m_MW.leftCols(s);
+  } else {
+    m_MU = model.apply_mass_block(m_U);
+  }
   return Status::kSuccess;
 }
 
@@ -116,7 +125,6 @@ Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, b
 
   if (const Status st = update_modes(model, K, stats, step_matrix); st != Status::kSuccess)
     return st;
-  m_MU = model.apply_mass_block(m_U);
   m_have_modes = true;
   stats.eigenpairs = s;
 
@@ -126,8 +134,8 @@ Status EigenFitCorrection::update(Model& model, const VecX& q, const SpMat& K, b
   m_active = true;
   if (s > rigid && m_settings.rest_modes.rows() == m_U.rows()) {
     const Mat3 rotation = rigid > 0 ? best_rotation(model, q) : Mat3::Identity();
-    const VecX maxima = tracking_column_maxima(
-        model, m_U.rightCols(s - rigid), m_settings.rest_modes.rightCols(s - rigid), rotation);
+    const VecX maxima = tracking_column_maxima_of_mass_modes(
+        model, m_MU.rightCols(s - rigid), m_settings.rest_modes.rightCols(s - rigid), rotation);
     stats.eigenfit_tracked = columns_passing(maxima);
     if (!passes_mode_test(maxima)) {
       stats.eigenfit_tracking_failed = 1;

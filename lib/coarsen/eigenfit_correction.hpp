@@ -123,10 +123,11 @@ class EigenFitCorrection {
   EigenFitSettings m_settings;
   EigenModeUpdate m_mode_update;
   GeneralizedEigenSolver m_eigen;
-  MatX m_W;          ///< tracking: the s + p Ritz vectors (M-orthonormal), U = the first s
-  long m_calls = 0;  ///< update() calls since the last reset (refresh schedule)
-  MatX m_U, m_MU, m_Y, m_Z;
-  MatX m_MUr, m_Yr, m_Zr;  ///< M U_r and the rest-mode damping factors (m_rest_damping)
+  MatX m_W;                  ///< tracking: the s + p Ritz vectors (M-orthonormal), U = the first s
+  long m_calls = 0;          ///< update() calls since the last reset (refresh schedule)
+  MatX m_MW;                 ///< M m_W (track_lowest_modes)
+  MatX m_U, m_MU, m_Y, m_Z;  ///< m_MU = M m_U, set by update_modes with the modes
+  MatX m_MUr, m_Yr, m_Zr;    ///< M U_r and the rest-mode damping factors (m_rest_damping)
   VecX m_lambda;
   bool m_active = true;
   bool m_have_modes = false;

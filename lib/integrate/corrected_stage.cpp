@@ -13,11 +13,10 @@ Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepSta
   m_constant = model.is_quadratic() && model.damping_is_constant();
   // A quadratic model keeps K, D and the modes: nothing to assemble after the first step.
   if (!(m_constant && m_assembled && m_settings.eigenfit->has_modes())) {
-    model.stiffness(q_lin, m_K, /*project_psd=*/false);
-    if (model.has_damping()) model.damping_matrix(m_K, m_D);
     // The modes are the elastic stiffness' (the correction acts on the elastic force only),
-    // with element Hessians projected to PSD (digest 003 Sec. 5).
-    model.elastic_stiffness(q_lin, m_K_modes, /*project_psd=*/true);
+    // with element Hessians projected to PSD (digest 003 Sec. 5); one pass gives both.
+    model.stiffness_and_projected_elastic(q_lin, m_K, m_K_modes);
+    if (model.has_damping()) model.damping_matrix(m_K, m_D);
     m_assembled = true;
   }
   return m_settings.eigenfit->update(model, q_lin, m_K_modes, m_constant, stats);

@@ -12,7 +12,16 @@ SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
 
 Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, bool constant,
                                    StepStats& stats) {
-  model.stiffness(state.q, m_K, /*project_psd=*/false);
+  // EigenFit's modes are those of the projected elastic stiffness (update_eigenfit): when this
+  // step needs it, one pass over the elements assembles it beside K.
+  const bool modes_need_stiffness =
+      m_eigenfit && m_eigenfit->needs_stiffness(constant, model.num_free());
+  if (modes_need_stiffness)
+    model.stiffness_and_projected_elastic(state.q, m_K, m_modes_stiffness);
+  else {
+    model.stiffness(state.q, m_K, /*project_psd=*/false);
+    m_modes_stiffness = SpMat();  // not read: the modes are kept this step
+  }
   // Peak memory matters on large meshes: D only with damping, and M + h D + h^2 K is built in
   // the storage of K once the operator applied every step has its copy.
   SpMat D;
@@ -54,13 +63,11 @@ Status SemiImplicitEuler::update_eigenfit(Model& model, const State& state, bool
                                           StepStats& stats) {
   // The modes are the elastic stiffness' (EigenFit eq. 13 corrects the elastic force only):
   // springs, contact or a penalty floor in K would shift them. Element Hessians projected to
-  // PSD (digest 003 Sec. 5): no negative eigenvalues to fit. After the factorization, so that
-  // the subspace tracking between Lanczos solves can iterate with it.
-  SpMat projected;  // not assembled when the modes are kept this step
-  if (m_eigenfit->needs_stiffness(constant, model.num_free()))
-    model.elastic_stiffness(state.q, projected, /*project_psd=*/true);
+  // PSD (digest 003 Sec. 5): no negative eigenvalues to fit. m_modes_stiffness was assembled
+  // with K in refactor() when needs_stiffness() said so. After the factorization, so that the
+  // subspace tracking between Lanczos solves can iterate with it.
   if (const Status s =
-          m_eigenfit->update(model, state.q, projected, constant, stats, m_solver.get());
+          m_eigenfit->update(model, state.q, m_modes_stiffness, constant, stats, m_solver.get());
       s != Status::kSuccess)
     return s;
   if (constant) {
@@ -68,6 +75,7 @@ Status SemiImplicitEuler::update_eigenfit(Model& model, const State& state, bool
     SpMat elastic;
     model.elastic_stiffness(state.q, elastic);
     m_elastic_KU = symmetric_product_block(elastic, m_eigenfit->modes());
+    m_modes_stiffness = SpMat();  // the modes are kept for the run
   }
   return Status::kSuccess;
 }

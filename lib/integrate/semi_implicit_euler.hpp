@@ -45,6 +45,7 @@ class SemiImplicitEuler final : public Integrator {
 
   std::unique_ptr<LinearSolver> m_solver;
   SpMat m_K;
+  SpMat m_modes_stiffness;      ///< EigenFit: the projected elastic stiffness, when assembled
   SymmetricOperator m_product;  ///< K (constant path) or D + h K, applied every step
   double m_factored_h = 0.0;
   bool m_factored = false;

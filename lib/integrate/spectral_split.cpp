@@ -37,7 +37,8 @@ Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
   VecX values;
   const TrackedModes tracked = track_lowest_modes(
       step_matrix, [&](const MatX& X) { return model.apply_mass_block(X); },
-      [&](const MatX& X) { return symmetric_product_block(system.stiffness(), X); }, m_W, values);
+      [&](const MatX& X) { return symmetric_product_block(system.stiffness(), X); }, m_W, m_MW,
+      values);
   stats.eigen_products += tracked.back_solves;
   if (tracked.status != Status::kSuccess) return tracked.status;
   const int s = std::min<int>(m_modes, static_cast<int>(m_W.cols()));
@@ -86,6 +87,7 @@ Status SpectralSplit::update(const Model& model, const FirstOrderSystem& system,
     if (r.status != Status::kSuccess || r.values.size() < wanted) return Status::kNotConverging;
     m_last_top_eigenvalue = r.values[wanted - 1];
     m_W = r.vectors;
+    m_MW.resize(0, 0);
     m_U = r.vectors.leftCols(s);
     m_S = r.values.head(s).asDiagonal();
     m_fresh = true;

@@ -82,7 +82,8 @@ class SpectralSplit {
   int m_modes;
   int m_refresh_every;
   bool m_track;
-  MatX m_W;  ///< tracking: the s + p Ritz vectors (M-orthonormal), U = the first s
+  MatX m_W;   ///< tracking: the s + p Ritz vectors (M-orthonormal), U = the first s
+  MatX m_MW;  ///< M m_W (track_lowest_modes)
   int m_calls = 0;
   GeneralizedEigenSolver m_eigen;
   /// Borrow the step's factorization for the Lanczos solve when |sigma| <= this times the last

@@ -29,14 +29,8 @@ Mat3 Arap::first_piola(const Mat3& F, const MaterialParameters& p) const {
   return 2.0 * p.mu * (F - svd.U * svd.V.transpose());
 }
 
-Mat9 Arap::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), false);
-}
-
-Mat9 Arap::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), true);
+StretchDerivatives Arap::stretch_derivatives(const Vec3& sigma, const MaterialParameters& p) const {
+  return derivatives(sigma, p);
 }
 
 }  // namespace simrun

@@ -1,5 +1,5 @@
 #pragma once
-#include "material/material.hpp"
+#include "material/principal_stretch.hpp"
 
 namespace simrun {
 
@@ -11,14 +11,16 @@ namespace simrun {
 /// (Chen, Ch. 6) is this k.
 /// s_a are the signed singular values and R = U V^T the rotation of the signed SVD.
 /// Inversion: allowed, as for corotated (same R; tangent singular where s_i + s_j = 0).
-class Arap final : public Material {
+class Arap final : public PrincipalStretchMaterial {
  public:
   std::string_view name() const override { return "arap"; }
   double energy_density(const Mat3& F, const MaterialParameters& p) const override;
   Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return true; }
+
+ protected:
+  StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                         const MaterialParameters& p) const override;
 };
 
 }  // namespace simrun

@@ -34,14 +34,9 @@ Mat3 CorotatedLinear::first_piola(const Mat3& F, const MaterialParameters& p) co
   return stretch_first_piola(svd, derivatives(svd.sigma, p).gradient);
 }
 
-Mat9 CorotatedLinear::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), false);
-}
-
-Mat9 CorotatedLinear::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), true);
+StretchDerivatives CorotatedLinear::stretch_derivatives(const Vec3& sigma,
+                                                        const MaterialParameters& p) const {
+  return derivatives(sigma, p);
 }
 
 }  // namespace simrun

@@ -1,5 +1,5 @@
 #pragma once
-#include "material/material.hpp"
+#include "material/principal_stretch.hpp"
 
 namespace simrun {
 
@@ -15,14 +15,16 @@ namespace simrun {
 /// smallest s_3, so the energy pushes the element back through J = 0 (Irving et al. 2004).
 /// The tangent is singular where s_i + s_j = 0 (R not differentiable; twist quotients are
 /// bounded there by guarded_sum).
-class CorotatedLinear final : public Material {
+class CorotatedLinear final : public PrincipalStretchMaterial {
  public:
   std::string_view name() const override { return "corotated"; }
   double energy_density(const Mat3& F, const MaterialParameters& p) const override;
   Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return true; }
+
+ protected:
+  StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                         const MaterialParameters& p) const override;
 };
 
 }  // namespace simrun

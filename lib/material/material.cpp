@@ -9,6 +9,13 @@ Mat9 Material::first_piola_derivative_psd(const Mat3& F, const MaterialParameter
   return project_psd(first_piola_derivative(F, p), kPsdEpsilon);
 }
 
+bool Material::first_piola_derivative_pair(const Mat3& F, const MaterialParameters& p, Mat9& D,
+                                           Mat9& D_psd) const {
+  D = first_piola_derivative(F, p);
+  D_psd = first_piola_derivative_psd(F, p);
+  return D_psd != D;
+}
+
 double Material::energy_density_magnitude(const Mat3& F, const MaterialParameters& p) const {
   return std::abs(energy_density(F, p)) + (std::abs(p.mu) + std::abs(p.lambda)) * F.squaredNorm();
 }

@@ -33,12 +33,6 @@ StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   }
   return d;
 }
-
-Mat9 tangent(const Mat3& F, const MaterialParameters& p, bool project) {
-  if (!(F.determinant() > 0.0)) return Mat9::Constant(kNaN);
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), project);
-}
 }  // namespace
 
 double NeoHookean::energy_density(const Mat3& F, const MaterialParameters& p) const {
@@ -55,12 +49,9 @@ Mat3 NeoHookean::first_piola(const Mat3& F, const MaterialParameters& p) const {
   return p.mu * (F - F_inv_t) + p.lambda * std::log(J) * F_inv_t;
 }
 
-Mat9 NeoHookean::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
-  return tangent(F, p, false);
-}
-
-Mat9 NeoHookean::first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const {
-  return tangent(F, p, true);
+StretchDerivatives NeoHookean::stretch_derivatives(const Vec3& sigma,
+                                                   const MaterialParameters& p) const {
+  return derivatives(sigma, p);
 }
 
 }  // namespace simrun

@@ -1,5 +1,5 @@
 #pragma once
-#include "material/material.hpp"
+#include "material/principal_stretch.hpp"
 
 namespace simrun {
 
@@ -14,14 +14,17 @@ namespace simrun {
 /// Inversion: not allowed (log J). For J <= 0 energy_density returns +infinity (line searches
 /// reject the step) and first_piola / first_piola_derivative(_psd) return all-NaN matrices, so
 /// any use of an inverted element is a visible non-finite state, never a silent value.
-class NeoHookean final : public Material {
+class NeoHookean final : public PrincipalStretchMaterial {
  public:
   std::string_view name() const override { return "neohookean"; }
   double energy_density(const Mat3& F, const MaterialParameters& p) const override;
   Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return false; }
+
+ protected:
+  StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                         const MaterialParameters& p) const override;
+  bool tangent_defined(const Mat3& F) const override { return F.determinant() > 0.0; }
 };
 
 }  // namespace simrun

@@ -49,12 +49,6 @@ StretchDerivatives derivatives(const Vec3& s, const MaterialParameters& p) {
   }
   return d;
 }
-
-Mat9 tangent(const Mat3& F, const MaterialParameters& p, bool project) {
-  if (!(F.determinant() > 0.0)) return Mat9::Constant(kNaN);
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), project);
-}
 }  // namespace
 
 double NeoHookeanIsochoric::energy_density(const Mat3& F, const MaterialParameters& p) const {
@@ -72,13 +66,9 @@ Mat3 NeoHookeanIsochoric::first_piola(const Mat3& F, const MaterialParameters& p
          2.0 * d1(p) * J * (J - 1.0) * F_inv_t;
 }
 
-Mat9 NeoHookeanIsochoric::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
-  return tangent(F, p, false);
-}
-
-Mat9 NeoHookeanIsochoric::first_piola_derivative_psd(const Mat3& F,
-                                                     const MaterialParameters& p) const {
-  return tangent(F, p, true);
+StretchDerivatives NeoHookeanIsochoric::stretch_derivatives(const Vec3& sigma,
+                                                            const MaterialParameters& p) const {
+  return derivatives(sigma, p);
 }
 
 }  // namespace simrun

@@ -1,5 +1,5 @@
 #pragma once
-#include "material/material.hpp"
+#include "material/principal_stretch.hpp"
 
 namespace simrun {
 
@@ -21,14 +21,17 @@ namespace simrun {
 ///
 /// Inversion: not allowed (Kharevych Sec. 3.2: J <= 0 is undefined; J^(-2/3) blows up at
 /// J = 0). For J <= 0 energy_density is +infinity and P, dP/dF are all-NaN, as for neohookean.
-class NeoHookeanIsochoric final : public Material {
+class NeoHookeanIsochoric final : public PrincipalStretchMaterial {
  public:
   std::string_view name() const override { return "neohookean_isochoric"; }
   double energy_density(const Mat3& F, const MaterialParameters& p) const override;
   Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return false; }
+
+ protected:
+  StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                         const MaterialParameters& p) const override;
+  bool tangent_defined(const Mat3& F) const override { return F.determinant() > 0.0; }
 };
 
 }  // namespace simrun

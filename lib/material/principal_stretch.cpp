@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <cmath>
+#include <limits>
 
 #include "material/material.hpp"
 
@@ -77,6 +78,43 @@ Mat9 stretch_tangent(const SignedSvd& svd, const StretchDerivatives& d, bool pro
   Mat9 D;
   D.noalias() = NL * N.transpose();
   return D;
+}
+
+bool stretch_tangent_is_indefinite(const StretchDerivatives& d) {
+  if (d.twist.minCoeff() < 0.0 || d.flip.minCoeff() < 0.0) return true;
+  return Eigen::SelfAdjointEigenSolver<Mat3>(d.hessian, Eigen::EigenvaluesOnly)
+             .eigenvalues()
+             .minCoeff() < 0.0;
+}
+
+Mat9 PrincipalStretchMaterial::first_piola_derivative(const Mat3& F,
+                                                      const MaterialParameters& p) const {
+  if (!tangent_defined(F)) return Mat9::Constant(std::numeric_limits<double>::quiet_NaN());
+  const SignedSvd svd = signed_svd(F);
+  return stretch_tangent(svd, stretch_derivatives(svd.sigma, p), false);
+}
+
+Mat9 PrincipalStretchMaterial::first_piola_derivative_psd(const Mat3& F,
+                                                          const MaterialParameters& p) const {
+  if (!tangent_defined(F)) return Mat9::Constant(std::numeric_limits<double>::quiet_NaN());
+  const SignedSvd svd = signed_svd(F);
+  return stretch_tangent(svd, stretch_derivatives(svd.sigma, p), true);
+}
+
+bool PrincipalStretchMaterial::first_piola_derivative_pair(const Mat3& F,
+                                                           const MaterialParameters& p, Mat9& D,
+                                                           Mat9& D_psd) const {
+  if (!tangent_defined(F)) {
+    D = Mat9::Constant(std::numeric_limits<double>::quiet_NaN());
+    return false;
+  }
+  const SignedSvd svd = signed_svd(F);
+  const StretchDerivatives d = stretch_derivatives(svd.sigma, p);
+  D = stretch_tangent(svd, d, false);
+  // Nothing negative: stretch_tangent(svd, d, true) would be D bit for bit.
+  if (!stretch_tangent_is_indefinite(d)) return false;
+  D_psd = stretch_tangent(svd, d, true);
+  return true;
 }
 
 }  // namespace simrun

@@ -16,6 +16,7 @@
 /// values, so the tangent is exact there (tested with sigma_1 - sigma_2 = 1e-7 and = 0).
 /// The rigid rotations at rest are the three twists with eigenvalue 0 (psi_i = 0).
 #include "core/types.hpp"
+#include "material/material.hpp"
 
 namespace simrun {
 
@@ -54,5 +55,26 @@ Mat9 stretch_tangent(const SignedSvd& svd, const StretchDerivatives& d, bool pro
 /// models (corotated, ARAP) are singular at sigma_i + sigma_j = 0, where the polar rotation is
 /// not differentiable; this bounds them instead of dividing by zero.
 double guarded_sum(double a, double b);
+
+/// True when the eigen-form above has a negative eigenvalue (stretch_tangent's projection would
+/// change something): a twist or flip quotient, or the scaling block.
+bool stretch_tangent_is_indefinite(const StretchDerivatives& d);
+
+/// Base of the models written in psihat(sigma): dP/dF, its projection and both at once from one
+/// signed SVD and the model's stretch_derivatives.
+class PrincipalStretchMaterial : public Material {
+ public:
+  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const final;
+  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const final;
+  bool first_piola_derivative_pair(const Mat3& F, const MaterialParameters& p, Mat9& D,
+                                   Mat9& D_psd) const final;
+
+ protected:
+  /// psihat's derivatives at the signed singular values sigma.
+  virtual StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                                 const MaterialParameters& p) const = 0;
+  /// False where the model is undefined (log J at det F <= 0): dP/dF is then all NaN.
+  virtual bool tangent_defined(const Mat3& /*F*/) const { return true; }
+};
 
 }  // namespace simrun

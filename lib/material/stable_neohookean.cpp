@@ -69,15 +69,9 @@ Mat3 StableNeoHookean::first_piola(const Mat3& F, const MaterialParameters& p) c
   return c.m * (1.0 - 1.0 / (ic + 1.0)) * F + c.l * (F.determinant() - c.alpha) * cofactor(F);
 }
 
-Mat9 StableNeoHookean::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), false);
-}
-
-Mat9 StableNeoHookean::first_piola_derivative_psd(const Mat3& F,
-                                                  const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), true);
+StretchDerivatives StableNeoHookean::stretch_derivatives(const Vec3& sigma,
+                                                         const MaterialParameters& p) const {
+  return derivatives(sigma, p);
 }
 
 }  // namespace simrun

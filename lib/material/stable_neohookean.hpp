@@ -1,5 +1,5 @@
 #pragma once
-#include "material/material.hpp"
+#include "material/principal_stretch.hpp"
 
 namespace simrun {
 
@@ -16,14 +16,16 @@ namespace simrun {
 /// subtracted so that psi(I) = 0 (a constant; the paper keeps it).
 /// Inversion: allowed. psi is a polynomial in J, finite and smooth for any F, and pushes
 /// inverted elements back (J - alpha < 0 there).
-class StableNeoHookean final : public Material {
+class StableNeoHookean final : public PrincipalStretchMaterial {
  public:
   std::string_view name() const override { return "stable_neohookean"; }
   double energy_density(const Mat3& F, const MaterialParameters& p) const override;
   Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return true; }
+
+ protected:
+  StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                         const MaterialParameters& p) const override;
 };
 
 }  // namespace simrun

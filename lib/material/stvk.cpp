@@ -44,15 +44,9 @@ Mat3 StVenantKirchhoff::first_piola(const Mat3& F, const MaterialParameters& p) 
   return F * (2.0 * p.mu * E + p.lambda * E.trace() * Mat3::Identity());
 }
 
-Mat9 StVenantKirchhoff::first_piola_derivative(const Mat3& F, const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), false);
-}
-
-Mat9 StVenantKirchhoff::first_piola_derivative_psd(const Mat3& F,
-                                                   const MaterialParameters& p) const {
-  const SignedSvd svd = signed_svd(F);
-  return stretch_tangent(svd, derivatives(svd.sigma, p), true);
+StretchDerivatives StVenantKirchhoff::stretch_derivatives(const Vec3& sigma,
+                                                          const MaterialParameters& p) const {
+  return derivatives(sigma, p);
 }
 
 }  // namespace simrun

@@ -1,5 +1,5 @@
 #pragma once
-#include "material/material.hpp"
+#include "material/principal_stretch.hpp"
 
 namespace simrun {
 
@@ -10,14 +10,16 @@ namespace simrun {
 /// resistance to compression vanishes as an element flattens (psi is even in sigma_i), which is
 /// the model's known weakness, not an error. dP/dF and its PSD projection use the principal-
 /// stretch eigensystem (Smith et al. 2019; quotients derived in stvk.cpp).
-class StVenantKirchhoff final : public Material {
+class StVenantKirchhoff final : public PrincipalStretchMaterial {
  public:
   std::string_view name() const override { return "stvk"; }
   double energy_density(const Mat3& F, const MaterialParameters& p) const override;
   Mat3 first_piola(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative(const Mat3& F, const MaterialParameters& p) const override;
-  Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const override;
   bool allows_inversion() const override { return true; }
+
+ protected:
+  StretchDerivatives stretch_derivatives(const Vec3& sigma,
+                                         const MaterialParameters& p) const override;
 };
 
 }  // namespace simrun

@@ -110,6 +110,22 @@ void ElasticEnergy::add_hessian(const VecX& x, double* values, bool project_psd)
   });
 }
 
+void ElasticEnergy::add_hessian_pair(const VecX& x, double* values,
+                                     double* projected_values) const {
+  for_each_element_colored(m_coloring.colors, m_coloring.block_size, m_elements.size(), [&](int e) {
+    const Mat3 F = deformation_gradient(m_elements, e, x);
+    Mat9 D, D_psd;
+    const bool clamped = m_material->first_piola_derivative_pair(F, m_parameters[e], D, D_psd);
+    const Mat12 H = element_hessian(m_elements.grad[e], m_elements.volume[e], D);
+    m_slots.add(e, H, values);
+    if (clamped)
+      m_slots.add(e, element_hessian(m_elements.grad[e], m_elements.volume[e], D_psd),
+                  projected_values);
+    else
+      m_slots.add(e, H, projected_values);
+  });
+}
+
 void ElasticEnergy::add_weighted_hessian(const VecX& x, const VecX& weight, double* values,
                                          bool project_psd) const {
   if (weight.size() != m_elements.size())

@@ -28,6 +28,9 @@ class ElasticEnergy final : public EnergyTerm {
   void bind(const SpMat& pattern, const DofMap& dofs) override;
   /// d2E/dx_ai dx_bk = V sum_jl dP_ij/dF_kl grad N_a,j grad N_b,l.
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
+  /// One deformation gradient, material tangent and element Hessian per element where the
+  /// projection changes nothing (Material::first_piola_derivative_pair).
+  void add_hessian_pair(const VecX& x, double* values, double* projected_values) const override;
   int element_count() const override { return m_elements.size(); }
   /// Visits only the elements with a non-zero weight.
   void add_weighted_hessian(const VecX& x, const VecX& weight, double* values,

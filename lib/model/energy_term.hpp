@@ -35,6 +35,14 @@ class EnergyTerm {
   /// values += d2E/dx2 restricted to free DOFs, into the bound pattern's value array. With
   /// project_psd, each element contribution is projected to be positive semidefinite.
   virtual void add_hessian(const VecX& x, double* values, bool project_psd) const = 0;
+  /// values += d2E/dx2 and projected_values += its per-element PSD projection (what
+  /// add_hessian adds with project_psd = false and true), in one pass where the term can share
+  /// the work (EigenFit's projected elastic stiffness beside the integrator's). The default
+  /// makes the two calls.
+  virtual void add_hessian_pair(const VecX& x, double* values, double* projected_values) const {
+    add_hessian(x, values, /*project_psd=*/false);
+    add_hessian(x, projected_values, /*project_psd=*/true);
+  }
   /// True when the Hessian does not depend on x (quadratic energy).
   virtual bool is_quadratic() const = 0;
   /// values += the material part of the Hessian (MSSI, Chen thesis Ch. 5): terms whose

@@ -272,6 +272,21 @@ void Model::elastic_stiffness(const VecX& q, SpMat& K, bool project_psd) {
   });
 }
 
+void Model::stiffness_and_projected_elastic(const VecX& q, SpMat& K, SpMat& K_elastic_psd) {
+  refresh_pattern();
+  for (SpMat* A : {&K, &K_elastic_psd}) {
+    conform_to_pattern(*A, m_mass);
+    std::fill(A->valuePtr(), A->valuePtr() + A->nonZeros(), 0.0);
+  }
+  const VecX x = full_positions(q);
+  for (const auto& term : m_terms) {
+    if (term->name() == kElasticTermName)
+      term->add_hessian_pair(x, K.valuePtr(), K_elastic_psd.valuePtr());
+    else
+      term->add_hessian(x, K.valuePtr(), /*project_psd=*/false);
+  }
+}
+
 void Model::non_elastic_gradient(const VecX& q, VecX& g) const {
   const VecX x = full_positions(q);
   VecX full = VecX::Zero(x.size());

@@ -113,6 +113,9 @@ class Model {
   /// The stiffness of the elastic terms alone, element Hessians PSD-projected when asked
   /// (EigenFit's modes, digest 003 Sec. 5).
   void elastic_stiffness(const VecX& q, SpMat& K, bool project_psd = false);
+  /// stiffness(q, K, false) and elastic_stiffness(q, K_elastic_psd, true) in one pass over the
+  /// elements (EnergyTerm::add_hessian_pair): EigenFit's per-step pair.
+  void stiffness_and_projected_elastic(const VecX& q, SpMat& K, SpMat& K_elastic_psd);
   /// Gradient and stiffness of every term except the elastic ones (gravity, springs, obstacles,
   /// wind): what an integrator that treats the elastic force itself adds on top
   /// (integrate/reversible_corotated.hpp).

@@ -6,11 +6,12 @@ namespace simrun {
 
 TrackedModes track_lowest_modes(InverseOperator& A, const std::function<MatX(const MatX&)>& mass,
                                 const std::function<MatX(const MatX&)>& stiffness, MatX& W,
-                                VecX& values) {
+                                MatX& MW, VecX& values) {
   TrackedModes result;
+  if (MW.rows() != W.rows() || MW.cols() != W.cols()) MW = mass(W);
   // Y = A^-1 M W, one block solve.
   MatX Y;
-  A.solve(mass(W), Y);
+  A.solve(MW, Y);
   result.back_solves = static_cast<int>(W.cols());
   if (!Y.allFinite()) {
     result.status = Status::kNumericalIssue;
@@ -27,6 +28,7 @@ TrackedModes track_lowest_modes(InverseOperator& A, const std::function<MatX(con
     return result;
   }
   W = Y * ritz.eigenvectors();  // M-orthonormal: c^T (Y^T M Y) c = I
+  MW = MY * ritz.eigenvectors();
   values = ritz.eigenvalues();
   return result;
 }

@@ -29,8 +29,11 @@ struct TrackedModes {
 /// W <- Ritz vectors of (K, M) on span(A^-1 M W), M-orthonormal, in ascending order of their Ritz
 /// values (written to `values`). kNumericalIssue when A's solve or the small eigenproblem fails
 /// (W and values untouched). `mass` and `stiffness` apply M and K to a block of columns.
+/// `MW`: M W, kept between calls (the Rayleigh-Ritz step has M Y, so the new M W costs a small
+/// product instead of a pass over M); computed afresh when its shape is not W's, so callers that
+/// set W themselves clear it.
 TrackedModes track_lowest_modes(InverseOperator& A, const std::function<MatX(const MatX&)>& mass,
                                 const std::function<MatX(const MatX&)>& stiffness, MatX& W,
-                                VecX& values);
+                                MatX& MW, VecX& values);
 
 }  // namespace simrun

@@ -213,6 +213,28 @@ TEST_P(MaterialTest, PsdProjectionIsPsdAndMatchesEigenClamp) {
   }
 }
 
+TEST_P(MaterialTest, TangentPairIsTheTwoTangentsBitForBit) {
+  // first_piola_derivative_pair shares one decomposition between dP/dF and its projection
+  // (EigenFit's two stiffnesses in one pass): the same matrices as the two separate calls, and
+  // "nothing clamped" exactly when the projection is dP/dF itself.
+  int clamped = 0;
+  for (const auto& [label, F] : samples(*m)) {
+    const Mat9 D = m->first_piola_derivative(F, kLame);
+    const Mat9 projected = m->first_piola_derivative_psd(F, kLame);
+    Mat9 pair_D, pair_projected;
+    const bool differs = m->first_piola_derivative_pair(F, kLame, pair_D, pair_projected);
+    EXPECT_TRUE(pair_D == D) << label;
+    EXPECT_EQ(differs, projected != D) << label;
+    if (differs) {
+      EXPECT_TRUE(pair_projected == projected) << label;
+      ++clamped;
+    }
+  }
+  if (!m->is_quadratic()) {
+    EXPECT_GT(clamped, 0);
+  }
+}
+
 TEST_P(MaterialTest, PsdProjectionKeepsRestTangentAndItsRigidZeros) {
   const Mat9 D = m->first_piola_derivative(Mat3::Identity(), kLame);
   const Mat9 projected = m->first_piola_derivative_psd(Mat3::Identity(), kLame);
