@@ -1,0 +1,119 @@
+"""The cheese-wheel stand-in of kharevych_cheese_wheel.py (Kharevych thesis Fig. 4.8: a wheel with
+holes in one half): a voxel tet mesh of a cylinder with spherical voids in its +x half, and the
+closed surface of the plain cylinder for TetGen's coarse mesh.
+
+Voxels: cubes of edge c on a grid over the cylinder's bounding box, kept when their centre lies
+inside the cylinder and outside every void; each kept cube is split into 6 tets around its main
+diagonal (Kuhn), which conforms across shared faces. The boundary is a staircase, and every void
+stays closed: at least one voxel layer separates it from the outer surface and from the clamp
+column, so the coarsening sees it as a cavity (traction-free), not as part of the outer shell.
+"""
+import math
+
+import numpy as np
+
+# Kuhn split of the unit cube: corners as (i, j, k) bits; 6 tets share the diagonal 000-111.
+_KUHN = [[(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)], [(0, 0, 0), (1, 0, 0), (1, 0, 1), (1, 1, 1)],
+         [(0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 1, 1)], [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1)],
+         [(0, 0, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1)], [(0, 0, 0), (0, 0, 1), (0, 1, 1), (1, 1, 1)]]
+
+
+def place_voids(radius, height, void_radius, clamp_half_width, cell):
+    """Void centres (x, y, z) packed greedily in the +x half: two layers in y, each void at least
+    one cell from the cylinder's surfaces, the clamp column |x|, |z| < clamp_half_width, the
+    x = 0 plane and the other voids."""
+    margin = cell
+    layers = [height / 2] if height < 4 * void_radius + 3 * margin else [
+        margin + void_radius + 0.5 * cell, height - margin - void_radius - 0.5 * cell]
+    centres = []
+    step = cell / 4
+    for y in layers:
+        chosen = []
+        for x in np.arange(clamp_half_width + margin + void_radius, radius, step):
+            for z in np.arange(-radius, radius, step):
+                if math.hypot(x, z) + void_radius > radius - margin:
+                    continue
+                if all(math.hypot(x - a, z - b) >= 2 * void_radius + 0.5 * margin for a, b in chosen):
+                    chosen.append((x, z))
+        centres += [(x, y, z) for x, z in chosen]
+    return centres
+
+
+def write_wheel_mesh(path, radius, height, cell, voids, void_radius):
+    """Writes the voxel mesh (Medit .mesh, y up, bottom face at y = 0); returns its vertices
+    (N x 3) and tet count. Cube (i, j, k) spans [x0 + i c, x0 + (i+1) c] x ... with x0 = -radius."""
+    n_xz = int(round(2 * radius / cell))
+    n_y = int(round(height / cell))
+    centres = (np.arange(n_xz) + 0.5) * cell - radius
+    ys = (np.arange(n_y) + 0.5) * cell
+    cx, cy, cz = np.meshgrid(centres, ys, centres, indexing="ij")
+    keep = np.hypot(cx, cz) < radius
+    for x, y, z in voids:
+        keep &= (cx - x) ** 2 + (cy - y) ** 2 + (cz - z) ** 2 >= void_radius ** 2
+    index = {}
+    vertices = []
+    tets = []
+
+    def vertex(i, j, k):
+        key = (i, j, k)
+        if key not in index:
+            index[key] = len(vertices)
+            vertices.append((i * cell - radius, j * cell, k * cell - radius))
+        return index[key]
+
+    for i, j, k in zip(*np.nonzero(keep)):
+        for tet in _KUHN:
+            tets.append([vertex(i + a, j + b, k + c) for a, b, c in tet])
+    vertices = np.array(vertices)
+    with open(path, "w") as f:
+        f.write(f"MeshVersionFormatted 2\nDimension 3\nVertices\n{len(vertices)}\n")
+        for x, y, z in vertices:
+            f.write(f"{x:.9g} {y:.9g} {z:.9g} 0\n")
+        f.write(f"Tetrahedra\n{len(tets)}\n")
+        for t in tets:
+            f.write(" ".join(str(v + 1) for v in t) + " 0\n")
+        f.write("End\n")
+    return vertices, len(tets)
+
+
+def write_cylinder_off(path, radius, height, segments, diameter_points=6):
+    """The closed surface of the cylinder (a prism over a regular polygon, segments divisible by
+    4, circumscribing the circle of `radius`), outward-oriented triangles, for TetGen. Each cap
+    carries `diameter_points` vertices on its diameter x = 0, so that a clamp of the plane x = 0
+    holds the coarse mesh along a line on each cap, not only at the polygon's two corners there;
+    each half cap is a convex polygon, fanned from its corner on the x axis."""
+    if segments % 4:
+        raise ValueError("segments must be divisible by 4")
+    r = radius / math.cos(math.pi / segments)
+    quarter = segments // 4
+    vertices, faces = [], []
+    for y in (0.0, height):
+        base = len(vertices)
+        vertices += [(r * math.cos(2 * math.pi * s / segments), y, r * math.sin(2 * math.pi * s / segments))
+                     for s in range(segments)]
+        inner = [(0.0, y, r - 2 * r * (k + 1) / (diameter_points + 1)) for k in range(diameter_points)]
+        vertices += inner
+        # Ring indices: s = quarter is (0, y, +r), s = 3 quarter is (0, y, -r).
+        diameter = [base + quarter] + [base + segments + k for k in range(diameter_points)] + \
+            [base + 3 * quarter]  # from z = +r to z = -r
+        for apex_s, arc in ((0, [(3 * quarter + k) % segments for k in range(2 * quarter + 1)]),
+                            (2 * quarter, [quarter + k for k in range(2 * quarter + 1)])):
+            # Half cap polygon: the arc through the apex, then the diameter back.
+            ring = [base + s for s in arc]
+            polygon = ring + (diameter[1:-1] if apex_s == 0 else diameter[::-1][1:-1])
+            apex = polygon.index(base + apex_s)
+            polygon = polygon[apex:] + polygon[:apex]
+            for a, b in zip(polygon[1:-1], polygon[2:]):
+                tri = (polygon[0], a, b)
+                faces.append(tri if y == 0.0 else tri[::-1])  # increasing angle: normal -y
+    top = segments + diameter_points
+    for s in range(segments):
+        t = (s + 1) % segments
+        faces.append((s, top + s, top + t))  # side, outward
+        faces.append((s, top + t, t))
+    with open(path, "w") as f:
+        f.write(f"OFF\n{len(vertices)} {len(faces)} 0\n")
+        for x, y, z in vertices:
+            f.write(f"{x:.9g} {y:.9g} {z:.9g}\n")
+        for a, b, c in faces:
+            f.write(f"3 {a} {b} {c}\n")
