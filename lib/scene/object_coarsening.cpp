@@ -45,6 +45,13 @@ std::string list_tets(const std::vector<int>& tets) {
   return s.str();
 }
 
+/// Per coarse tet, the volume the fine mesh fills in it.
+VecX overlap_sum(const TetOverlaps& overlaps, int num_coarse) {
+  VecX volume = VecX::Zero(num_coarse);
+  for (int k = 0; k < overlaps.size(); ++k) volume[overlaps.coarse[k]] += overlaps.volume[k];
+  return volume;
+}
+
 VecX overlap_average(const VecX& fine_values, const TetOverlaps& overlaps, int num_coarse) {
   VecX sum = VecX::Zero(num_coarse), volume = VecX::Zero(num_coarse);
   for (int k = 0; k < overlaps.size(); ++k) {
@@ -163,18 +170,45 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
       out.tensors.push_back(isotropic_voigt(l.mu, l.lambda));
   }
 
-  std::vector<int> indefinite, ill_conditioned;
+  // A coarse tet that the object fills to less than kNearlyEmpty of its volume (a boundary
+  // sliver of a coarse mesh around the object) can get a homogenized tensor that is not
+  // positive definite: its harmonic strains are those of a few fine tets, or none. Such tets
+  // take the averaged-Lame tensor of the material they hold instead (the volume fraction times
+  // it: zero when they hold none), a warning lists them; anything else that is not positive
+  // definite is an error.
+  constexpr double kNearlyEmpty = 0.05;
+  const VecX filled = overlap_sum(overlaps, nq).cwiseQuotient(coarse_el.volume);
+  std::vector<LameParameters> averaged;
+  std::vector<int> indefinite, nearly_empty, ill_conditioned;
   for (int q = 0; q < static_cast<int>(out.tensors.size()); ++q) {
     const Eigen::SelfAdjointEigenSolver<VoigtTensor> eig(out.tensors[q], Eigen::EigenvaluesOnly);
-    if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) indefinite.push_back(q);
+    if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) {
+      if (filled[q] < kNearlyEmpty) {
+        if (averaged.empty()) averaged = average_lame(fine_lame, overlaps, coarse_el.volume);
+        out.tensors[q] = isotropic_voigt(averaged[q].mu, averaged[q].lambda);
+        nearly_empty.push_back(q);
+      } else {
+        indefinite.push_back(q);
+      }
+    }
     if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > 1e6)
       ill_conditioned.push_back(q);
   }
-  if (!indefinite.empty())
+  if (!indefinite.empty()) {
+    std::ostringstream fill;
+    fill.precision(3);
+    fill << 100.0 * filled[indefinite.front()];
     throw InputError(at + "/coarsening: the homogenized tensor is not positive definite on " +
                      std::to_string(indefinite.size()) +
-                     " coarse tet(s): " + list_tets(indefinite) +
-                     " (a coarse tet outside the fine mesh, or one that barely overlaps it)");
+                     " coarse tet(s): " + list_tets(indefinite) + " (the first filled to " +
+                     fill.str() + " % by the fine mesh; a degenerate coarse tet?)");
+  }
+  if (!nearly_empty.empty())
+    out.notes.push_back("warning: " + object_pointer(index) +
+                        "/coarsening: " + std::to_string(nearly_empty.size()) +
+                        " coarse tet(s) filled to less than 5 % by the fine mesh have no positive "
+                        "definite homogenized tensor and take the averaged Lame one: " +
+                        list_tets(nearly_empty));
   if (!ill_conditioned.empty())
     out.notes.push_back("warning: " + object_pointer(index) +
                         "/coarsening: " + std::to_string(ill_conditioned.size()) +

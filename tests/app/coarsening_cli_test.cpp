@@ -112,6 +112,38 @@ TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
   EXPECT_NE(cli::lines(tmp / "a" / "energy.csv"), cli::lines(tmp / "c" / "energy.csv"));
 }
 
+/// A coarse mesh reaching beyond the object (the thesis allows coarse boundary nodes outside):
+/// coarse tets the fine mesh fills to less than 5 % get no positive definite homogenized tensor
+/// and take the averaged Lame one instead (zero where they hold no material), with a warning;
+/// every other tet keeps a positive definite tensor.
+TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
+  TempDir tmp;
+  json scene = bar_scene("harmonic");
+  // Coarse y layers [0, 0.1], [0.1, 0.2] hold the bar; [0.2, 0.3] holds nothing.
+  scene["objects"][0]["mesh"]["box"]["size"] = {1.0, 0.3, 0.2};
+  scene["objects"][0]["mesh"]["box"]["cells"] = {10, 3, 2};
+  const auto file = tmp.write("wide.json", scene);
+  const fs::path out = tmp / "coarsen";
+  const Result r = cli::run({"coarsen", file.string(), "-o", out.string()});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  EXPECT_NE(r.err.find("100 coarse tet(s) filled to less than 5 % by the fine mesh"),
+            std::string::npos)
+      << r.err;
+  const std::vector<double> covered = cli::column(out / "object0_tensors.csv", "covered_fraction");
+  const std::vector<double> min_eig = cli::column(out / "object0_tensors.csv", "min_eigenvalue");
+  ASSERT_EQ(covered.size(), 300u);
+  int empty = 0;
+  for (size_t q = 0; q < covered.size(); ++q) {
+    if (covered[q] < 0.05) {
+      ++empty;
+      EXPECT_EQ(min_eig[q], 0.0) << q;  // no material: the averaged tensor is zero
+    } else {
+      EXPECT_GT(min_eig[q], 0.0) << q;
+    }
+  }
+  EXPECT_EQ(empty, 100);
+}
+
 TEST(CoarseningCli, BadInputNamesThePointer) {
   TempDir tmp;
   struct Case {
