@@ -6,7 +6,7 @@ homogenized (harmonic), averaged-Lame and plain coarse meshes, and the speed-up 
 
 Wheel: a cylinder of radius 0.1 m and height 0.1 m (axis y, bottom at y = 0), linear material
 E = 2e4 Pa, nu = 0.3, 1000 kg/m^3, with spherical voids (radius 14 mm, two layers) packed into
-its +x half (cheese_wheel_mesh.py; ~9 % of that half's volume). Fine mesh: voxels of 8.3 mm x 6
+its +x half (voxel_meshes.py; ~9 % of that half's volume). Fine mesh: voxels of 8.3 mm x 6
 tets (30,864 tets). Coarse mesh: TetGen on the plain cylinder (a 24-sided prism), target 200
 tets. The plane x = 0 is clamped on both meshes; gravity -y makes both halves droop like
 cantilevers. Static: backward Euler, dt = 0.5 s, mass damping 50 /s, 30 steps (as for the crack
@@ -39,7 +39,7 @@ import time
 
 import numpy as np
 
-import cheese_wheel_mesh
+import voxel_meshes
 import plotting
 import sweep_runs
 
@@ -117,13 +117,13 @@ def main():
     cell = RADIUS / 8 if args.quick else RADIUS / 12
     steps = 10 if args.quick else 30
     with tempfile.TemporaryDirectory() as work:
-        voids = cheese_wheel_mesh.place_voids(RADIUS, HEIGHT, VOID_RADIUS, 0.0, cell)
+        voids = voxel_meshes.place_voids(RADIUS, HEIGHT, VOID_RADIUS, 0.0, cell)
         fine_mesh = os.path.join(work, "wheel_fine.mesh")
-        vertices, fine_tets = cheese_wheel_mesh.write_wheel_mesh(fine_mesh, RADIUS, HEIGHT, cell, voids,
+        vertices, fine_tets = voxel_meshes.write_wheel_mesh(fine_mesh, RADIUS, HEIGHT, cell, voids,
                                                                  VOID_RADIUS)
         coarse_off = os.path.join(work, "wheel_coarse.off")
         # Around the voxels' staircase, which reaches c / sqrt(2) beyond the radius.
-        cheese_wheel_mesh.write_cylinder_off(coarse_off, RADIUS + 0.75 * cell, HEIGHT, 24)
+        voxel_meshes.write_cylinder_off(coarse_off, RADIUS + 0.75 * cell, HEIGHT, 24)
         solid_rim, holey_rim = rim_vertices(vertices)
         scene_file = os.path.join(work, "cheese_wheel.json")
         with open(scene_file, "w") as f:

@@ -1,12 +1,11 @@
-"""The cheese-wheel stand-in of kharevych_cheese_wheel.py (Kharevych thesis Fig. 4.8: a wheel with
-holes in one half): a voxel tet mesh of a cylinder with spherical voids in its +x half, and the
-closed surface of the plain cylinder for TetGen's coarse mesh.
+"""Voxel tet meshes and closed surfaces for the coarsening stand-in of kharevych_cheese_wheel.py
+(Kharevych thesis Fig. 4.8: a wheel with holes in one half).
 
-Voxels: cubes of edge c on a grid over the cylinder's bounding box, kept when their centre lies
-inside the cylinder and outside every void; each kept cube is split into 6 tets around its main
-diagonal (Kuhn), which conforms across shared faces. The boundary is a staircase, and every void
-stays closed: at least one voxel layer separates it from the outer surface and from the clamp
-column, so the coarsening sees it as a cavity (traction-free), not as part of the outer shell.
+Voxels: cubes of edge c on a grid, kept when their centre lies inside the body (and outside
+every void); each kept cube is split into 6 tets around its main diagonal (Kuhn), which conforms
+across shared faces, and carries a region tag (the Medit reference) from its centre. The
+boundary is a staircase. Voids stay closed: at least one voxel layer separates each from the
+outer surface, so the coarsening sees it as a cavity (traction-free), not as outer shell.
 """
 import math
 
@@ -39,41 +38,61 @@ def place_voids(radius, height, void_radius, clamp_half_width, cell):
     return centres
 
 
-def write_wheel_mesh(path, radius, height, cell, voids, void_radius):
-    """Writes the voxel mesh (Medit .mesh, y up, bottom face at y = 0); returns its vertices
-    (N x 3) and tet count. Cube (i, j, k) spans [x0 + i c, x0 + (i+1) c] x ... with x0 = -radius."""
-    n_xz = int(round(2 * radius / cell))
-    n_y = int(round(height / cell))
-    centres = (np.arange(n_xz) + 0.5) * cell - radius
-    ys = (np.arange(n_y) + 0.5) * cell
-    cx, cy, cz = np.meshgrid(centres, ys, centres, indexing="ij")
-    keep = np.hypot(cx, cz) < radius
-    for x, y, z in voids:
-        keep &= (cx - x) ** 2 + (cy - y) ** 2 + (cz - z) ** 2 >= void_radius ** 2
-    index = {}
-    vertices = []
-    tets = []
-
-    def vertex(i, j, k):
-        key = (i, j, k)
-        if key not in index:
-            index[key] = len(vertices)
-            vertices.append((i * cell - radius, j * cell, k * cell - radius))
-        return index[key]
-
-    for i, j, k in zip(*np.nonzero(keep)):
-        for tet in _KUHN:
-            tets.append([vertex(i + a, j + b, k + c) for a, b, c in tet])
-    vertices = np.array(vertices)
+def write_voxel_mesh(path, lower, upper, cell, keep, region=None):
+    """Writes the voxel mesh of the cubes of edge `cell` tiling the box [lower, upper] whose
+    centres (arrays cx, cy, cz) satisfy keep(cx, cy, cz) (a boolean array), with region tags
+    region(cx, cy, cz) (integers; 1 without `region`), as Medit .mesh; returns (vertices N x 3,
+    tet count, tet regions)."""
+    lower = np.asarray(lower, dtype=float)
+    counts = np.round((np.asarray(upper, dtype=float) - lower) / cell).astype(int)
+    axes = [lower[d] + (np.arange(counts[d]) + 0.5) * cell for d in range(3)]
+    cx, cy, cz = np.meshgrid(*axes, indexing="ij")
+    kept = keep(cx, cy, cz)
+    tags = region(cx, cy, cz) if region else np.ones(kept.shape, dtype=int)
+    cubes = np.argwhere(kept)
+    # Vertex ids of the grid corners that kept cubes use.
+    corner_used = np.zeros(counts + 1, dtype=bool)
+    for a in (0, 1):
+        for b in (0, 1):
+            for c in (0, 1):
+                corner_used[cubes[:, 0] + a, cubes[:, 1] + b, cubes[:, 2] + c] = True
+    ids = -np.ones(counts + 1, dtype=np.int64)
+    corners = np.argwhere(corner_used)
+    ids[corners[:, 0], corners[:, 1], corners[:, 2]] = np.arange(len(corners))
+    vertices = lower + corners * cell
+    tets = np.empty((6 * len(cubes), 4), dtype=np.int64)
+    for t, tet in enumerate(_KUHN):
+        for v, (a, b, c) in enumerate(tet):
+            tets[t::6, v] = ids[cubes[:, 0] + a, cubes[:, 1] + b, cubes[:, 2] + c]
+    tet_regions = np.repeat(tags[cubes[:, 0], cubes[:, 1], cubes[:, 2]], 6)
     with open(path, "w") as f:
         f.write(f"MeshVersionFormatted 2\nDimension 3\nVertices\n{len(vertices)}\n")
-        for x, y, z in vertices:
-            f.write(f"{x:.9g} {y:.9g} {z:.9g} 0\n")
+        np.savetxt(f, np.column_stack([vertices, np.zeros(len(vertices))]), fmt="%.9g %.9g %.9g %d")
         f.write(f"Tetrahedra\n{len(tets)}\n")
-        for t in tets:
-            f.write(" ".join(str(v + 1) for v in t) + " 0\n")
+        np.savetxt(f, np.column_stack([tets + 1, tet_regions]), fmt="%d")
         f.write("End\n")
-    return vertices, len(tets)
+    return vertices, len(tets), tet_regions
+
+
+def write_wheel_mesh(path, radius, height, cell, voids, void_radius):
+    """The wheel (axis y, bottom face at y = 0) with spherical voids; see write_voxel_mesh."""
+    def keep(cx, cy, cz):
+        inside = np.hypot(cx, cz) < radius
+        for x, y, z in voids:
+            inside &= (cx - x) ** 2 + (cy - y) ** 2 + (cz - z) ** 2 >= void_radius ** 2
+        return inside
+
+    vertices, tets, _ = write_voxel_mesh(path, (-radius, 0.0, -radius), (radius, height, radius), cell, keep)
+    return vertices, tets
+
+
+def write_off(path, vertices, faces):
+    with open(path, "w") as f:
+        f.write(f"OFF\n{len(vertices)} {len(faces)} 0\n")
+        for x, y, z in vertices:
+            f.write(f"{x:.9g} {y:.9g} {z:.9g}\n")
+        for a, b, c in faces:
+            f.write(f"3 {a} {b} {c}\n")
 
 
 def write_cylinder_off(path, radius, height, segments, diameter_points=6):
@@ -111,9 +130,4 @@ def write_cylinder_off(path, radius, height, segments, diameter_points=6):
         t = (s + 1) % segments
         faces.append((s, top + s, top + t))  # side, outward
         faces.append((s, top + t, t))
-    with open(path, "w") as f:
-        f.write(f"OFF\n{len(vertices)} {len(faces)} 0\n")
-        for x, y, z in vertices:
-            f.write(f"{x:.9g} {y:.9g} {z:.9g}\n")
-        for a, b, c in faces:
-            f.write(f"3 {a} {b} {c}\n")
+    write_off(path, vertices, faces)
