@@ -87,6 +87,20 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double 
   // Links the fix for TetGen 1.5.0's double free on errors (see tetgen_terminate.cpp).
   require(detail::tetgen_terminate_replaced(), "TetGen error handler not installed");
   try {
+    // TetGen 1.5.0 meshes some self-intersecting surfaces into a failed assertion (an abort,
+    // not an error code: two closed components that overlap, tests/mesh/tetrahedralize_test.cpp),
+    // so its intersection detection (-d: reports the intersecting triangles, meshes nothing)
+    // runs first.
+    tetgenbehavior detect;
+    char detect_switches[] = "pdzQ";
+    if (!detect.parse_commandline(detect_switches))
+      throw InputError(source_name + ": TetGen rejected the switches 'pdzQ'");
+    tetgenio intersecting;
+    ::tetrahedralize(&detect, &in, &intersecting);
+    if (intersecting.numberoftrifaces > 0)
+      throw InputError(
+          source_name + ": TetGen failed to tetrahedralize the surface: " + tetgen_error(3) + " (" +
+          std::to_string(intersecting.numberoftrifaces) + " of its triangles cross others)");
     ::tetrahedralize(&behavior, &in, &out);
   } catch (int code) {
     throw InputError(source_name +

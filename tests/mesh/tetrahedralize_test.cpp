@@ -1,5 +1,9 @@
 #include "mesh/tetrahedralize.hpp"
 
+#include <array>
+#include <map>
+#include <vector>
+
 #include "mesh/boundary.hpp"
 #include "mesh/read_surface.hpp"
 #include "mesh_test_util.hpp"
@@ -61,6 +65,69 @@ TEST(Tetrahedralize, SelfIntersectionBecomesInputError) {
   const std::string msg =
       input_error_message([&] { tetrahedralize(both, 2.0, 0.0, 0, "overlap.off"); });
   EXPECT_NE(msg.find("overlap.off: TetGen failed"), std::string::npos) << msg;
+}
+
+/// A closed cube surface with every face split into n x n squares of two triangles, outward.
+SurfaceMesh subdivided_cube(const Vec3& origin, int n) {
+  std::vector<Vec3> points;
+  std::map<std::array<long, 3>, int> index;  // grid coordinates (in 1/n) -> vertex
+  const auto vertex = [&](const std::array<long, 3>& g) {
+    const auto [it, added] = index.emplace(g, static_cast<int>(points.size()));
+    if (added) points.push_back(origin + Vec3(g[0], g[1], g[2]) / n);
+    return it->second;
+  };
+  std::vector<std::array<int, 3>> faces;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, w = (axis + 2) % 3;  // (u, w, axis) right-handed
+    for (int side = 0; side < 2; ++side)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const auto corner = [&](int a, int b) {
+            std::array<long, 3> g{};
+            g[axis] = side * n;
+            g[u] = a;
+            g[w] = b;
+            return vertex(g);
+          };
+          const int p = corner(i, j), q = corner(i + 1, j), r = corner(i + 1, j + 1),
+                    t = corner(i, j + 1);
+          if (side == 1) {  // normal +axis
+            faces.push_back({p, q, r});
+            faces.push_back({p, r, t});
+          } else {
+            faces.push_back({p, r, q});
+            faces.push_back({p, t, r});
+          }
+        }
+  }
+  SurfaceMesh mesh;
+  mesh.vertices.resize(static_cast<Eigen::Index>(points.size()), 3);
+  for (size_t v = 0; v < points.size(); ++v)
+    mesh.vertices.row(static_cast<Eigen::Index>(v)) = points[v].transpose();
+  mesh.faces.resize(static_cast<Eigen::Index>(faces.size()), 3);
+  for (size_t f = 0; f < faces.size(); ++f)
+    for (int c = 0; c < 3; ++c) mesh.faces(static_cast<Eigen::Index>(f), c) = faces[f][c];
+  return mesh;
+}
+
+TEST(Tetrahedralize, OverlappingFinelyTriangulatedCubesAreAnErrorNotAnAbort) {
+  // TetGen 1.5.0 meshes these two overlapping closed cubes (4 x 4 squares per face) into a
+  // failed assertion in fillregion() (an abort) unless its intersection detection runs first.
+  const SurfaceMesh a = subdivided_cube(Vec3::Zero(), 4),
+                    b = subdivided_cube(Vec3(0.5, 0.3, 0.2), 4);
+  SurfaceMesh both;
+  both.vertices.resize(a.num_vertices() + b.num_vertices(), 3);
+  both.vertices << a.vertices, b.vertices;
+  both.faces.resize(a.num_faces() + b.num_faces(), 3);
+  both.faces << a.faces, (b.faces.array() + a.num_vertices()).matrix();
+  const std::string msg =
+      input_error_message([&] { tetrahedralize(both, 2.0, 0.0, 0, "two_cubes.off"); });
+  EXPECT_NE(msg.find("two_cubes.off: TetGen failed to tetrahedralize the surface: the surface "
+                     "intersects itself (88 of its triangles cross others)"),
+            std::string::npos)
+      << msg;
+  // One of them alone meshes.
+  EXPECT_GT(tetrahedralize(a, 2.0, 0.0, 0, "cube.off").num_tets(), 0);
 }
 
 TEST(Tetrahedralize, BadOptions) {
