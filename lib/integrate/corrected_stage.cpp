@@ -14,8 +14,14 @@ Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepSta
   // A quadratic model keeps K, D and the modes: nothing to assemble after the first step.
   if (!(m_constant && m_assembled && m_settings.eigenfit->has_modes())) {
     // The modes are the elastic stiffness' (the correction acts on the elastic force only),
-    // with element Hessians projected to PSD (digest 003 Sec. 5); one pass gives both.
-    model.stiffness_and_projected_elastic(q_lin, m_K, m_K_modes);
+    // with element Hessians projected to PSD (digest 003 Sec. 5); one pass gives both, in the
+    // steps whose modes are not kept.
+    if (m_settings.eigenfit->needs_stiffness(m_constant, model.num_free())) {
+      model.stiffness_and_projected_elastic(q_lin, m_K, m_K_modes);
+    } else {
+      model.stiffness(q_lin, m_K, /*project_psd=*/false);
+      m_K_modes = SpMat();  // not read: the modes are kept this step
+    }
     if (model.has_damping()) model.damping_matrix(m_K, m_D);
     m_assembled = true;
   }

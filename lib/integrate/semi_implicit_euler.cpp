@@ -13,7 +13,9 @@ SemiImplicitEuler::SemiImplicitEuler(const IntegratorSettings& settings)
 Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, bool constant,
                                    StepStats& stats) {
   // EigenFit's modes are those of the projected elastic stiffness (update_eigenfit): when this
-  // step needs it, one pass over the elements assembles it beside K.
+  // step needs it, one pass over the elements assembles it beside K. (The price: that matrix is
+  // alive during the factorization, one more K-sized matrix at peak; EigenFit's meshes are the
+  // coarse ones.)
   const bool modes_need_stiffness =
       m_eigenfit && m_eigenfit->needs_stiffness(constant, model.num_free());
   if (modes_need_stiffness)

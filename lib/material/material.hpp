@@ -37,10 +37,10 @@ class Material {
   /// The default clamps the eigenvalues of the 9x9 matrix (see project_psd); models with
   /// analytic eigensystems override it with the same result.
   virtual Mat9 first_piola_derivative_psd(const Mat3& F, const MaterialParameters& p) const;
-  /// Both at once (EigenFit's projected stiffness beside the integrator's): D = dP/dF, and true
-  /// with D_psd = its projection when that differs from D; false when D is positive
-  /// semidefinite already (D_psd then unspecified). Models with an analytic eigensystem share
-  /// the decomposition; the default makes the two calls.
+  /// Both at once (EigenFit's projected stiffness beside the integrator's): D = dP/dF and
+  /// D_psd = its projection, and true when the projection changed something (false when D is
+  /// positive semidefinite already, or undefined: all NaN where the model is). Models with an
+  /// analytic eigensystem share the decomposition; the default makes the two calls.
   virtual bool first_piola_derivative_pair(const Mat3& F, const MaterialParameters& p, Mat9& D,
                                            Mat9& D_psd) const;
   /// True when dP/dF does not depend on F (psi quadratic in F): assembled Hessians are constant.

@@ -105,14 +105,17 @@ bool PrincipalStretchMaterial::first_piola_derivative_pair(const Mat3& F,
                                                            const MaterialParameters& p, Mat9& D,
                                                            Mat9& D_psd) const {
   if (!tangent_defined(F)) {
-    D = Mat9::Constant(std::numeric_limits<double>::quiet_NaN());
+    D = D_psd = Mat9::Constant(std::numeric_limits<double>::quiet_NaN());
     return false;
   }
   const SignedSvd svd = signed_svd(F);
   const StretchDerivatives d = stretch_derivatives(svd.sigma, p);
   D = stretch_tangent(svd, d, false);
   // Nothing negative: stretch_tangent(svd, d, true) would be D bit for bit.
-  if (!stretch_tangent_is_indefinite(d)) return false;
+  if (!stretch_tangent_is_indefinite(d)) {
+    D_psd = D;
+    return false;
+  }
   D_psd = stretch_tangent(svd, d, true);
   return true;
 }

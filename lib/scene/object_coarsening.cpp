@@ -177,7 +177,21 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   // it: zero when they hold none), a warning lists them; anything else that is not positive
   // definite is an error.
   constexpr double kNearlyEmpty = 0.05;
-  const VecX filled = overlap_sum(overlaps, nq).cwiseQuotient(coarse_el.volume);
+  const VecX held = overlap_sum(overlaps, nq);
+  const VecX filled = held.cwiseQuotient(coarse_el.volume);
+  // A coarse vertex all of whose tets lie outside the object would have neither mass nor
+  // stiffness (the run's matrices would be singular there).
+  std::vector<double> vertex_held(static_cast<size_t>(coarse.mesh.num_vertices()), 0.0);
+  for (int q = 0; q < nq; ++q)
+    for (int a = 0; a < 4; ++a) vertex_held[static_cast<size_t>(coarse.mesh.tets(q, a))] += held[q];
+  std::vector<int> bare;
+  for (int v = 0; v < coarse.mesh.num_vertices(); ++v)
+    if (!(vertex_held[static_cast<size_t>(v)] > 0.0)) bare.push_back(v);
+  if (!bare.empty())
+    throw InputError(at + "/mesh: " + std::to_string(bare.size()) +
+                     " coarse vertices lie only in coarse tets outside the reference (fine) mesh, "
+                     "so they would have no mass or stiffness: " +
+                     list_tets(bare) + " (a coarse mesh reaching too far beyond the object)");
   std::vector<LameParameters> averaged;
   std::vector<int> indefinite, nearly_empty, ill_conditioned;
   for (int q = 0; q < static_cast<int>(out.tensors.size()); ++q) {
@@ -206,8 +220,10 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   if (!nearly_empty.empty())
     out.notes.push_back("warning: " + object_pointer(index) +
                         "/coarsening: " + std::to_string(nearly_empty.size()) +
-                        " coarse tet(s) filled to less than 5 % by the fine mesh have no positive "
-                        "definite homogenized tensor and take the averaged Lame one: " +
+                        " coarse tet(s) filled to less than " +
+                        std::to_string(static_cast<int>(100 * kNearlyEmpty)) +
+                        " % by the fine mesh have no positive definite homogenized tensor and "
+                        "take the averaged Lame one: " +
                         list_tets(nearly_empty));
   if (!ill_conditioned.empty())
     out.notes.push_back("warning: " + object_pointer(index) +

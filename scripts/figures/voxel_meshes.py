@@ -11,16 +11,18 @@ import math
 
 import numpy as np
 
-# Kuhn split of the unit cube: corners as (i, j, k) bits; 6 tets share the diagonal 000-111.
-_KUHN = [[(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)], [(0, 0, 0), (1, 0, 0), (1, 0, 1), (1, 1, 1)],
-         [(0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 1, 1)], [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1)],
-         [(0, 0, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1)], [(0, 0, 0), (0, 0, 1), (0, 1, 1), (1, 1, 1)]]
+# Kuhn split of the unit cube: corners as (i, j, k) bits; 6 tets share the diagonal 000-111, each
+# positively oriented (det [b - a, c - a, d - a] = +1).
+_KUHN = [[(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)], [(0, 0, 0), (1, 0, 0), (1, 1, 1), (1, 0, 1)],
+         [(0, 0, 0), (0, 1, 0), (1, 1, 1), (1, 1, 0)], [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1)],
+         [(0, 0, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1)], [(0, 0, 0), (0, 0, 1), (1, 1, 1), (0, 1, 1)]]
 
 
 def place_voids(radius, height, void_radius, clamp_half_width, cell):
-    """Void centres (x, y, z) packed greedily in the +x half: two layers in y, each void at least
-    one cell from the cylinder's surfaces, the clamp column |x|, |z| < clamp_half_width, the
-    x = 0 plane and the other voids."""
+    """Void centres (x, y, z) packed greedily in the +x half: two layers in y (one when the
+    height leaves no room), each void at least one cell from the cylinder's surfaces and from
+    the slab |x| < clamp_half_width, and half a cell from the other voids (so neighbouring voids
+    can share a voxel edge or, on coarse grids, merge into one cavity)."""
     margin = cell
     layers = [height / 2] if height < 4 * void_radius + 3 * margin else [
         margin + void_radius + 0.5 * cell, height - margin - void_radius - 0.5 * cell]

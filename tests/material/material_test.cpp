@@ -224,14 +224,19 @@ TEST_P(MaterialTest, TangentPairIsTheTwoTangentsBitForBit) {
     Mat9 pair_D, pair_projected;
     const bool differs = m->first_piola_derivative_pair(F, kLame, pair_D, pair_projected);
     EXPECT_TRUE(pair_D == D) << label;
+    EXPECT_TRUE(pair_projected == projected) << label;
     EXPECT_EQ(differs, projected != D) << label;
-    if (differs) {
-      EXPECT_TRUE(pair_projected == projected) << label;
-      ++clamped;
-    }
+    clamped += differs;
   }
   if (!m->is_quadratic()) {
     EXPECT_GT(clamped, 0);
+  }
+  if (!m->allows_inversion()) {
+    // Undefined (inverted) F: both all NaN, as from the separate calls, and "nothing clamped".
+    Mat9 D, D_psd;
+    EXPECT_FALSE(
+        m->first_piola_derivative_pair(Vec3(1.0, 1.0, -1.0).asDiagonal(), kLame, D, D_psd));
+    EXPECT_TRUE(D.array().isNaN().all() && D_psd.array().isNaN().all());
   }
 }
 
