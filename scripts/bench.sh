@@ -9,6 +9,7 @@
 #   SIMRUN_BENCH_EXP    0 skips the exponential integrators' scenes (benchmarks/exponential_scenes.py)
 #   SIMRUN_BENCH_EIGENFIT 0 skips EigenFit's cost (benchmarks/eigenfit_scenes.py)
 #   SIMRUN_BENCH_CONTACT 0 skips IPC contact's cost (benchmarks/contact_scenes.py)
+#   SIMRUN_BENCH_COARSEN 0 skips the coarsening precomputation (benchmarks/coarsening_precompute.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SIMRUN_BUILD_DIR:-build}
@@ -157,6 +158,13 @@ fi
 if [ "${SIMRUN_BENCH_EIGENFIT:-1}" != 0 ]; then
   echo
   /usr/bin/python3 "$root/benchmarks/eigenfit_scenes.py" --simrun "$build/apps/simrun/simrun" || true
+fi
+
+# Numerical coarsening's precomputation on a ~188k-tet organ stand-in against fine steps (issue 9;
+# SIMRUN_BENCH_COARSEN=0 skips it).
+if [ "${SIMRUN_BENCH_COARSEN:-1}" != 0 ]; then
+  echo
+  /usr/bin/python3 "$root/benchmarks/coarsening_precompute.py" --simrun "$build/apps/simrun/simrun" || true
 fi
 
 # IPC contact's share of a step on a ~50k-tet ball (issue 14; SIMRUN_BENCH_CONTACT=0 skips it).

@@ -1,5 +1,6 @@
-"""Voxel tet meshes and closed surfaces for the coarsening stand-in of kharevych_cheese_wheel.py
-(Kharevych thesis Fig. 4.8: a wheel with holes in one half).
+"""Voxel tet meshes and closed surfaces for the coarsening stand-ins: kharevych_cheese_wheel.py
+(Kharevych thesis Fig. 4.8: a wheel with holes in one half) and the organ-like ellipsoid of
+benchmarks/coarsening_precompute.py (Fig. 4.1's ~200k-tet precomputation).
 
 Voxels: cubes of edge c on a grid, kept when their centre lies inside the body (and outside
 every void); each kept cube is split into 6 tets around its main diagonal (Kuhn), which conforms
@@ -95,6 +96,46 @@ def write_off(path, vertices, faces):
             f.write(f"{x:.9g} {y:.9g} {z:.9g}\n")
         for a, b, c in faces:
             f.write(f"3 {a} {b} {c}\n")
+
+
+def write_ellipsoid_off(path, centre, semi_axes, subdivisions=1, around=True):
+    """A closed, outward-oriented triangulation of the ellipsoid with `semi_axes`: an icosahedron
+    subdivided `subdivisions` times (near-equilateral triangles, so TetGen's quality bound adds
+    few points), projected to the unit sphere and stretched by the semi-axes. With `around` it is
+    first scaled so that its flat facets stay outside the sphere (by 1 / the closest facet
+    plane's distance), so it contains the ellipsoid; else its vertices lie on the ellipsoid and
+    it lies inside."""
+    t = (1.0 + math.sqrt(5.0)) / 2.0
+    vertices = [np.array(v, dtype=float) / math.sqrt(1 + t * t) for v in
+                [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t), (0, 1, -t),
+                 (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]]
+    faces = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2),
+             (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5), (2, 4, 11),
+             (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+    for _ in range(subdivisions):
+        midpoint = {}
+
+        def middle(a, b):
+            key = (min(a, b), max(a, b))
+            if key not in midpoint:
+                m = vertices[a] + vertices[b]
+                vertices.append(m / np.linalg.norm(m))
+                midpoint[key] = len(vertices) - 1
+            return midpoint[key]
+
+        refined = []
+        for a, b, c in faces:
+            ab, bc, ca = middle(a, b), middle(b, c), middle(c, a)
+            refined += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+        faces = refined
+    # The distance of the closest facet plane to the centre: facets at least this far out.
+    closest = min(abs(np.dot(np.cross(vertices[b] - vertices[a], vertices[c] - vertices[a]), vertices[a])) /
+                  np.linalg.norm(np.cross(vertices[b] - vertices[a], vertices[c] - vertices[a]))
+                  for a, b, c in faces)
+    scale = np.asarray(semi_axes, dtype=float) / (closest if around else 1.0)
+    points = [tuple(np.asarray(centre) + scale * v) for v in vertices]
+    # Outward: the icosahedron's faces above are counter-clockwise seen from outside.
+    write_off(path, points, faces)
 
 
 def write_cylinder_off(path, radius, height, segments, diameter_points=6):
