@@ -84,12 +84,7 @@ def fine_mesh(args, work, target, subdivisions):
     tets = kharevych_coarsening.vtu_array(frame, "connectivity").reshape(-1, 4)
     regions = tube_region(vertices[tets].mean(axis=1))
     path = os.path.join(work, "organ_fine.mesh")
-    with open(path, "w") as f:
-        f.write(f"MeshVersionFormatted 2\nDimension 3\nVertices\n{len(vertices)}\n")
-        np.savetxt(f, np.column_stack([vertices, np.zeros(len(vertices))]), fmt="%.17g %.17g %.17g %d")
-        f.write(f"Tetrahedra\n{len(tets)}\n")
-        np.savetxt(f, np.column_stack([tets + 1, regions]), fmt="%d")
-        f.write("End\n")
+    voxel_meshes.write_medit(path, vertices, tets, regions)
     return path, len(tets), float(np.mean(regions == 2))
 
 

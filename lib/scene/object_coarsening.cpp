@@ -53,11 +53,10 @@ VecX overlap_sum(const TetOverlaps& overlaps, int num_coarse) {
 }
 
 VecX overlap_average(const VecX& fine_values, const TetOverlaps& overlaps, int num_coarse) {
-  VecX sum = VecX::Zero(num_coarse), volume = VecX::Zero(num_coarse);
-  for (int k = 0; k < overlaps.size(); ++k) {
+  const VecX volume = overlap_sum(overlaps, num_coarse);
+  VecX sum = VecX::Zero(num_coarse);
+  for (int k = 0; k < overlaps.size(); ++k)
     sum[overlaps.coarse[k]] += overlaps.volume[k] * fine_values[overlaps.fine[k]];
-    volume[overlaps.coarse[k]] += overlaps.volume[k];
-  }
   for (int q = 0; q < num_coarse; ++q) sum[q] = volume[q] > 0.0 ? sum[q] / volume[q] : 0.0;
   return sum;
 }

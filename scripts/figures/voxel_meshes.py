@@ -68,13 +68,19 @@ def write_voxel_mesh(path, lower, upper, cell, keep, region=None):
         for v, (a, b, c) in enumerate(tet):
             tets[t::6, v] = ids[cubes[:, 0] + a, cubes[:, 1] + b, cubes[:, 2] + c]
     tet_regions = np.repeat(tags[cubes[:, 0], cubes[:, 1], cubes[:, 2]], 6)
+    write_medit(path, vertices, tets, tet_regions)
+    return vertices, len(tets), tet_regions
+
+
+def write_medit(path, vertices, tets, regions):
+    """An ASCII Medit .mesh: vertices (N x 3), 0-based tets (M x 4) with a region tag each (the
+    Medit reference simrun's {"region": k} selects)."""
     with open(path, "w") as f:
         f.write(f"MeshVersionFormatted 2\nDimension 3\nVertices\n{len(vertices)}\n")
-        np.savetxt(f, np.column_stack([vertices, np.zeros(len(vertices))]), fmt="%.9g %.9g %.9g %d")
+        np.savetxt(f, np.column_stack([vertices, np.zeros(len(vertices))]), fmt="%.17g %.17g %.17g %d")
         f.write(f"Tetrahedra\n{len(tets)}\n")
-        np.savetxt(f, np.column_stack([tets + 1, tet_regions]), fmt="%d")
+        np.savetxt(f, np.column_stack([tets + 1, regions]), fmt="%d")
         f.write("End\n")
-    return vertices, len(tets), tet_regions
 
 
 def write_wheel_mesh(path, radius, height, cell, voids, void_radius):
