@@ -13,6 +13,13 @@ namespace simrun {
 
 namespace {
 
+/// K with `pattern`'s sparsity (taken over if it has another one) and all values zero: ready
+/// for the terms to add their Hessians.
+void zero_in_pattern(SpMat& K, const SpMat& pattern) {
+  conform_to_pattern(K, pattern);
+  std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
+}
+
 /// The elements' tets and volumes (what the mass and the pattern need): the shape gradients
 /// stay with the elastic terms.
 TetElements geometry_only(const TetElements& elements) {
@@ -260,8 +267,7 @@ void Model::potential_gradient(const VecX& q, VecX& g, VecX& g_elastic) const {
 
 void Model::rest_elastic_stiffness(SpMat& K) {
   refresh_pattern();
-  conform_to_pattern(K, m_mass);
-  std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
+  zero_in_pattern(K, m_mass);
   for (const auto& term : m_terms)
     if (term->name() == kElasticTermName) term->add_hessian(m_rest, K.valuePtr(), false);
 }
@@ -274,10 +280,8 @@ void Model::elastic_stiffness(const VecX& q, SpMat& K, bool project_psd) {
 
 void Model::stiffness_and_projected_elastic(const VecX& q, SpMat& K, SpMat& K_elastic_psd) {
   refresh_pattern();
-  for (SpMat* A : {&K, &K_elastic_psd}) {
-    conform_to_pattern(*A, m_mass);
-    std::fill(A->valuePtr(), A->valuePtr() + A->nonZeros(), 0.0);
-  }
+  zero_in_pattern(K, m_mass);
+  zero_in_pattern(K_elastic_psd, m_mass);
   const VecX x = full_positions(q);
   for (const auto& term : m_terms) {
     if (term->name() == kElasticTermName)
@@ -327,8 +331,7 @@ void Model::cubature_elastic_stiffness(const VecX& q, SpMat& K, bool project_psd
 template <class AddTerm>
 void Model::assemble_hessian(const VecX& q, SpMat& K, const AddTerm& add_term) {
   refresh_pattern();
-  conform_to_pattern(K, m_mass);
-  std::fill(K.valuePtr(), K.valuePtr() + K.nonZeros(), 0.0);
+  zero_in_pattern(K, m_mass);
   const VecX x = full_positions(q);
   for (const auto& term : m_terms) add_term(*term, x, K.valuePtr());
 }
