@@ -8,7 +8,6 @@
 
 #include "core/error.hpp"
 #include "multilevel/scalar_operators.hpp"
-#include "solve/linear_solver.hpp"
 
 namespace simrun {
 
@@ -98,32 +97,8 @@ std::vector<std::pair<int, double>> clipped_biharmonic(const MatX3& rest, const 
   const VecX inverse_mass = lumped_vertex_volume(local_rest, local_tets).cwiseInverse();
   const SpMat K = (L * inverse_mass.asDiagonal() * L).pruned();
 
-  std::vector<int> free_index(n, -1);
-  int num_free = 0;
-  for (int i = 0; i < n; ++i)
-    if (!constrained[i]) free_index[i] = num_free++;
-  VecX u = Eigen::Map<const VecX>(value.data(), n);
-  if (num_free > 0) {
-    const VecX Ku_c = K * u;  // constrained part only: u is zero at free vertices
-    std::vector<Eigen::Triplet<double, int>> entries;
-    VecX rhs(num_free);
-    for (int j = 0; j < n; ++j) {
-      if (free_index[j] < 0) continue;
-      rhs[free_index[j]] = -Ku_c[j];
-      for (SpMat::InnerIterator it(K, j); it; ++it)
-        if (free_index[it.row()] >= 0 && it.row() >= j)
-          entries.emplace_back(free_index[it.row()], free_index[j], it.value());
-    }
-    SpMat K_ff(num_free, num_free);
-    K_ff.setFromTriplets(entries.begin(), entries.end());
-    auto solver = make_cholmod_solver();
-    if (solver->factorize(K_ff) != Status::kSuccess)
-      throw std::runtime_error("SMS basis: the biharmonic system of a subdomain is singular");
-    VecX u_f;
-    solver->solve(rhs, u_f);
-    for (int i = 0; i < n; ++i)
-      if (free_index[i] >= 0) u[i] = u_f[free_index[i]];
-  }
+  const VecX u = solve_with_fixed_values(K, constrained, Eigen::Map<const VecX>(value.data(), n),
+                                         "SMS basis: the biharmonic system of a subdomain");
   std::vector<std::pair<int, double>> clipped;
   for (int i = 0; i < n; ++i)
     if (u[i] > 0.0) clipped.emplace_back(global_of[i], u[i]);
@@ -131,8 +106,8 @@ std::vector<std::pair<int, double>> clipped_biharmonic(const MatX3& rest, const 
 }
 
 /// Partitions sharing a face with each partition.
-std::vector<std::set<int>> partition_neighbours(const MatX4i& tets, const MeshFaces& faces,
-                                                const std::vector<int>& label, int count) {
+std::vector<std::set<int>> neighbours_across_faces(const MatX4i& tets, const MeshFaces& faces,
+                                                   const std::vector<int>& label, int count) {
   std::vector<std::set<int>> neighbours(count);
   for (int e = 0; e < tets.rows(); ++e)
     for (int other : faces.across[e])
@@ -161,6 +136,23 @@ int free_origin(const MatX3& rest, const MatX4i& tets, const std::vector<int>& l
 
 }  // namespace
 
+std::vector<int> handle_origins(const MatX3& rest, const MatX4i& tets,
+                                const std::vector<int>& element_label,
+                                const std::vector<int>& center_vertex,
+                                const std::vector<bool>& fixed_vertex) {
+  std::vector<int> origin(center_vertex.size(), -1);
+  for (size_t i = 0; i < center_vertex.size(); ++i)
+    origin[i] =
+        free_origin(rest, tets, element_label, static_cast<int>(i), center_vertex[i], fixed_vertex);
+  return origin;
+}
+
+std::vector<std::set<int>> partition_neighbours(const MatX4i& tets,
+                                                const std::vector<int>& element_label, int count,
+                                                int num_vertices) {
+  return neighbours_across_faces(tets, mesh_faces(tets, num_vertices), element_label, count);
+}
+
 HandleWeights sms_handle_weights(const MatX3& rest, const MatX4i& tets, const VecX& youngs,
                                  const std::vector<int>& element_label,
                                  const std::vector<int>& center_vertex,
@@ -169,17 +161,15 @@ HandleWeights sms_handle_weights(const MatX3& rest, const MatX4i& tets, const Ve
   const int m = static_cast<int>(center_vertex.size());
   require(m > 0, "SMS basis: no partitions");
   const MeshFaces faces = mesh_faces(tets, n);
-  const std::vector<std::set<int>> neighbours = partition_neighbours(tets, faces, element_label, m);
+  const std::vector<std::set<int>> neighbours =
+      neighbours_across_faces(tets, faces, element_label, m);
   const VecX weight = youngs / youngs.minCoeff();
   const bool any_fixed = dirichlet_aware && std::find(fixed_vertex.begin(), fixed_vertex.end(),
                                                       true) != fixed_vertex.end();
   const std::vector<bool> pinned_fixed = dirichlet_aware ? fixed_vertex : std::vector<bool>(n);
 
   HandleWeights result;
-  result.origin_vertex.assign(m, -1);
-  for (int i = 0; i < m; ++i)
-    result.origin_vertex[i] =
-        free_origin(rest, tets, element_label, i, center_vertex[i], fixed_vertex);
+  result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
 
   // u_pos,i per handle (Eq. 8 and the clip), as triplets (vertex, handle, u).
   std::vector<Eigen::Triplet<double, int>> clipped;

@@ -3,6 +3,7 @@
 /// a stiffness-weighted biharmonic function on the partition and its face neighbours, clipped
 /// at zero and normalised to a partition of unity, with a Dirichlet weight in the denominator
 /// when vertices are fixed (Eq. 11).
+#include <set>
 #include <vector>
 
 #include "core/types.hpp"
@@ -21,6 +22,19 @@ struct HandleWeights {
   /// Vertices where every clipped weight vanished, given to their own partition's handle.
   int zero_sum_vertices = 0;
 };
+
+/// Per partition (labels 0..count-1 per tet), its handle's origin: its centre, or the
+/// partition's free vertex nearest to it when the centre is fixed; -1 when every vertex of the
+/// partition is fixed (no handle).
+std::vector<int> handle_origins(const MatX3& rest, const MatX4i& tets,
+                                const std::vector<int>& element_label,
+                                const std::vector<int>& center_vertex,
+                                const std::vector<bool>& fixed_vertex);
+
+/// The partitions sharing a face with each partition.
+std::vector<std::set<int>> partition_neighbours(const MatX4i& tets,
+                                                const std::vector<int>& element_label, int count,
+                                                int num_vertices);
 
 /// Weights for the partition `element_label` (per tet, 0..m-1, every partition face-connected)
 /// with centres `center_vertex` (per partition, a vertex of one of its tets). For each

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "core/timer.hpp"
-#include "multilevel/handle_weights.hpp"
 #include "multilevel/partition.hpp"
 
 namespace simrun {
@@ -59,8 +58,9 @@ VecX handle_lengths(const MatX3& rest, const SpMat& phi, const MatX3& origin) {
   for (int h = 0; h < phi.outerSize(); ++h) {
     double sum = 0.0, weight = 0.0;
     for (SpMat::InnerIterator it(phi, h); it; ++it) {
-      sum += it.value() * (rest.row(it.row()) - origin.row(h)).squaredNorm();
-      weight += it.value();
+      // |phi|: the alternative bases' weights may be negative
+      sum += std::abs(it.value()) * (rest.row(it.row()) - origin.row(h)).squaredNorm();
+      weight += std::abs(it.value());
     }
     length[h] = weight > 0.0 && sum > 0.0 ? std::sqrt(sum / weight) : 1.0;
   }
@@ -116,26 +116,31 @@ int automatic_fine_iterations(const MultilevelPrecompute& precompute) {
 
 std::string MultilevelPrecompute::summary() const {
   char line[256];
-  std::snprintf(
-      line, sizeof line,
-      "multilevel: %d SMS handles (|U| = %d DOFs) over %d object%s, partition %.2f s, "
-      "bases %.2f s%s%s",
-      handles, 12 * handles, objects, objects == 1 ? "" : "s", partition_seconds, basis_seconds,
-      clamped_partitions > 0 ? (", " + std::to_string(clamped_partitions) +
-                                " partitions fewer than asked (an object has fewer vertices)")
-                                   .c_str()
-                             : "",
-      zero_sum_vertices > 0 ? (", " + std::to_string(zero_sum_vertices) +
-                               " vertices outside every clipped "
-                               "weight given to their partition")
-                                  .c_str()
-                            : "");
+  std::snprintf(line, sizeof line,
+                "multilevel: %d SMS handles (|U| = %d DOFs%s) over %d object%s, partition %.2f s, "
+                "bases %.2f s%s%s",
+                handles, 12 * handles,
+                basis == HandleBasis::kSms
+                    ? ""
+                    : (std::string(", ") + handle_basis_name(basis) + " weights").c_str(),
+                objects, objects == 1 ? "" : "s", partition_seconds, basis_seconds,
+                clamped_partitions > 0
+                    ? (", " + std::to_string(clamped_partitions) +
+                       " partitions fewer than asked (an object has fewer vertices)")
+                          .c_str()
+                    : "",
+                zero_sum_vertices > 0 ? (", " + std::to_string(zero_sum_vertices) +
+                                         " vertices outside every clipped "
+                                         "weight given to their partition")
+                                            .c_str()
+                                      : "");
   return line;
 }
 
 MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& in,
                                                 const MultilevelSetupSettings& settings) {
   MultilevelPrecompute result;
+  result.basis = settings.basis;
   const int n = static_cast<int>(in.rest.rows());
   const int num_objects = static_cast<int>(in.tet_offset.size()) - 1;
   const int total_tets = in.tet_offset.back() - in.tet_offset.front();
@@ -169,8 +174,8 @@ MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& in,
 
     const Timer basis_timer;
     const HandleWeights weights =
-        sms_handle_weights(mesh.rest, mesh.tets, mesh.youngs, parts.element_label,
-                           parts.center_vertex, mesh.fixed, settings.dirichlet_aware);
+        handle_weights_of(settings.basis, mesh.rest, mesh.tets, mesh.youngs, parts.element_label,
+                          parts.center_vertex, mesh.fixed, settings.dirichlet_aware);
     result.basis_seconds += basis_timer.seconds();
     result.zero_sum_vertices += weights.zero_sum_vertices;
     const int offset = result.handles;

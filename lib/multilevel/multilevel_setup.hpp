@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "multilevel/alternative_weights.hpp"
 #include "multilevel/multilevel_solver.hpp"
 
 namespace simrun {
@@ -30,17 +31,20 @@ struct MultilevelSetupSettings {
   double contrast_cap = 0.0;  ///< PartitionSettings::contrast_cap (0: the plain ratio)
   std::uint64_t seed = 1;     ///< k-means++ seeding
   bool dirichlet_aware = true;
+  /// The SMS level's weight functions: the paper's, or an alternative of its Figs. 3-5.
+  HandleBasis basis = HandleBasis::kSms;
 };
 
 struct MultilevelPrecompute {
   std::shared_ptr<MultilevelBases> bases;
-  std::vector<int> element_label;  ///< per tet: its SMS handle (partition), scene-wide
-  SpMat phi;                       ///< n_vertices x handles: the SMS weights
-  std::vector<int> origin_vertex;  ///< per handle
-  int handles = 0;                 ///< SMS handles (partitions) over all objects
-  int objects = 0;                 ///< affine handles
-  int zero_sum_vertices = 0;       ///< vertices no clipped weight reached (own handle used)
-  int repaired_components = 0;     ///< stray partition pieces merged by the repair
+  std::vector<int> element_label;         ///< per tet: its SMS handle (partition), scene-wide
+  SpMat phi;                              ///< n_vertices x handles: the SMS weights
+  std::vector<int> origin_vertex;         ///< per handle
+  HandleBasis basis = HandleBasis::kSms;  ///< the weight functions of the SMS level
+  int handles = 0;                        ///< SMS handles (partitions) over all objects
+  int objects = 0;                        ///< affine handles
+  int zero_sum_vertices = 0;              ///< vertices no clipped weight reached (own handle used)
+  int repaired_components = 0;            ///< stray partition pieces merged by the repair
   /// Mean over partitions of the most edge hops from the handle's origin to a vertex of its
   /// partition (BFS inside the partition): the paper's gauge for 20 or 40 polish iterations.
   double mean_hop_radius = 0.0;

@@ -107,6 +107,8 @@ std::uint64_t multilevel_input_hash(const MultilevelInput& in,
   h.pod(settings.contrast_cap);
   h.pod(settings.seed);
   h.pod(static_cast<unsigned char>(settings.dirichlet_aware));
+  // SMS adds nothing, so caches written before the setting existed stay valid.
+  if (settings.basis != HandleBasis::kSms) h.pod(static_cast<unsigned char>(settings.basis));
   return h.value;
 }
 

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <stdexcept>
+#include <string>
+
+#include "solve/linear_solver.hpp"
 
 namespace simrun {
 
@@ -48,6 +52,41 @@ VecX lumped_vertex_volume(const MatX3& rest, const MatX4i& tets) {
   for (int e = 0; e < tets.rows(); ++e)
     for (int a = 0; a < 4; ++a) lumped[tets(e, a)] += std::abs(volume[e]) / 4.0;
   return lumped;
+}
+
+MatX solve_with_fixed_values(const SpMat& K, const std::vector<bool>& constrained,
+                             const MatX& values, const char* what) {
+  const int n = static_cast<int>(K.rows());
+  MatX u = MatX::Zero(n, values.cols());
+  std::vector<int> free_index(n, -1);
+  int num_free = 0;
+  for (int i = 0; i < n; ++i) {
+    if (constrained[i])
+      u.row(i) = values.row(i);
+    else
+      free_index[i] = num_free++;
+  }
+  if (num_free == 0) return u;
+  const MatX Ku_c = K * u;  // the constrained part only: u is zero on the free rows
+  std::vector<Eigen::Triplet<double, int>> entries;
+  MatX rhs(num_free, values.cols());
+  for (int j = 0; j < n; ++j) {
+    if (free_index[j] < 0) continue;
+    rhs.row(free_index[j]) = -Ku_c.row(j);
+    for (SpMat::InnerIterator it(K, j); it; ++it)
+      if (free_index[it.row()] >= 0 && it.row() >= j)
+        entries.emplace_back(free_index[it.row()], free_index[j], it.value());
+  }
+  SpMat K_ff(num_free, num_free);
+  K_ff.setFromTriplets(entries.begin(), entries.end());
+  auto solver = make_cholmod_solver();
+  if (solver->factorize(K_ff) != Status::kSuccess)
+    throw std::runtime_error(std::string(what) + " is singular");
+  MatX u_f;
+  solver->solve(rhs, u_f);
+  for (int i = 0; i < n; ++i)
+    if (free_index[i] >= 0) u.row(i) = u_f.row(free_index[i]);
+  return u;
 }
 
 std::vector<std::vector<int>> face_adjacent_tets(const MatX4i& tets) {

@@ -25,6 +25,13 @@ VecX lumped_vertex_volume(const MatX3& rest, const MatX4i& tets);
 /// Rest volume of each tet (positive for a positively oriented tet).
 VecX tet_volumes(const MatX3& rest, const MatX4i& tets);
 
+/// Minimizes u^T K u column by column over the unconstrained rows with u = values on the rows
+/// where `constrained` is set (K symmetric positive semi-definite, n x n, fully stored; values
+/// n x k, read on the constrained rows only): K_ff u_f = -K_fc u_c on one CHOLMOD factorization.
+/// `what` names the system in the error thrown when K_ff is singular.
+MatX solve_with_fixed_values(const SpMat& K, const std::vector<bool>& constrained,
+                             const MatX& values, const char* what);
+
 /// Tets sharing a face (triangle) with each tet: adjacency[e] lists the neighbours of e.
 std::vector<std::vector<int>> face_adjacent_tets(const MatX4i& tets);
 

@@ -142,6 +142,7 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   settings.contrast_cap = scene.solver.contrast_cap;
   settings.seed = static_cast<std::uint64_t>(scene.solver.seed);
   settings.dirichlet_aware = scene.solver.dirichlet_aware;
+  settings.basis = handle_basis_from_name(scene.solver.basis);  // the schema lists the names
   const MultilevelInput input = multilevel_input(built);
   std::optional<MultilevelPrecompute> weights;
   std::filesystem::path cache_file, cubature_file;
@@ -157,6 +158,7 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
     weights = load_multilevel_cache(cache_file, hash, input, &problem);
     if (!problem.empty()) notes.push_back("multilevel cache: " + problem);
     if (weights) {
+      weights->basis = settings.basis;
       cache_note = "multilevel: partitions and weights loaded from " + cache_file.string();
     } else {
       weights = compute_multilevel_weights(input, settings);

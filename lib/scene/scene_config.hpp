@@ -245,6 +245,7 @@ struct SolverConfig {
   double contrast_cap = 0.0;         ///< largest heat weight E / min E (0: no cap)
   int seed = 1;                      ///< k-means++ seed
   bool dirichlet_aware = true;       ///< Eq. 11 weights
+  std::string basis = "sms";         ///< SMS weights, or "rbf", "biharmonic", "eigenmodes"
   std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative
   bool cubature = false;             ///< the modal cubature elastic Hessian in the subspace levels
   bool lag_elastic_hessian = false;  ///< the polish's elastic Hessian lagged (Sec. 2.5)

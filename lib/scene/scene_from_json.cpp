@@ -297,6 +297,7 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.contrast_cap = solver.at("contrast_cap").get<double>();
   c.solver.seed = solver.at("seed").get<int>();
   c.solver.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
+  c.solver.basis = solver.at("basis").get<std::string>();
   c.solver.cache = solver.at("cache").get<std::string>();
   c.solver.cubature = solver.at("cubature").get<bool>();
   c.solver.lag_elastic_hessian = solver.at("lag_elastic_hessian").get<bool>();

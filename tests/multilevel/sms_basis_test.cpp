@@ -2,55 +2,10 @@
 // unity, compact support, exact reproduction of affine fields, Dirichlet-aware weights.
 #include <gtest/gtest.h>
 
-#include "mesh/box.hpp"
-#include "multilevel/handle_weights.hpp"
-#include "multilevel/subspace_basis.hpp"
+#include "slab_scene.hpp"
 
 namespace simrun {
 namespace {
-
-/// A 2 x 1 x 1 box cut into `slabs` partitions along x, each partition's centre the vertex
-/// nearest to its slab's centre.
-struct SlabScene {
-  TetMesh mesh;
-  std::vector<int> label;
-  std::vector<int> center;
-  VecX youngs;
-};
-
-SlabScene slab_scene(int slabs) {
-  SlabScene s;
-  s.mesh = make_box(Vec3(2.0, 1.0, 1.0), Eigen::Vector3i(4 * slabs, 4, 4), 6);
-  const MatX3& X = s.mesh.vertices;
-  const double x_min = X.col(0).minCoeff(), width = (X.col(0).maxCoeff() - x_min) / slabs;
-  s.label.resize(s.mesh.num_tets());
-  for (int e = 0; e < s.mesh.num_tets(); ++e) {
-    double cx = 0.0;
-    for (int a = 0; a < 4; ++a) cx += X(s.mesh.tets(e, a), 0) / 4.0;
-    s.label[e] = std::min(slabs - 1, static_cast<int>((cx - x_min) / width));
-  }
-  s.center.assign(slabs, -1);
-  for (int p = 0; p < slabs; ++p) {
-    const Eigen::RowVector3d c(x_min + (p + 0.5) * width, 0.0, 0.0);
-    double best = 1e300;
-    for (int e = 0; e < s.mesh.num_tets(); ++e) {
-      if (s.label[e] != p) continue;
-      for (int a = 0; a < 4; ++a) {
-        const int v = s.mesh.tets(e, a);
-        const double d = (X.row(v) - c).squaredNorm();
-        if (d < best) best = d, s.center[p] = v;
-      }
-    }
-  }
-  s.youngs = VecX::Constant(s.mesh.num_tets(), 1e6);
-  return s;
-}
-
-std::vector<int> identity_dofs(int num_vertices) {
-  std::vector<int> full_to_free(3 * num_vertices);
-  for (size_t i = 0; i < full_to_free.size(); ++i) full_to_free[i] = static_cast<int>(i);
-  return full_to_free;
-}
 
 TEST(SmsBasis, WeightsAreAPartitionOfUnityWithCompactSupport) {
   const SlabScene s = slab_scene(4);
@@ -74,26 +29,7 @@ TEST(SmsBasis, ReproducesAffineFieldsExactly) {
   const int n = s.mesh.num_vertices();
   const HandleWeights w = sms_handle_weights(s.mesh.vertices, s.mesh.tets, s.youngs, s.label,
                                              s.center, std::vector<bool>(n, false), true);
-  MatX3 origin(3, 3);
-  VecX length(3);
-  for (int h = 0; h < 3; ++h) origin.row(h) = s.mesh.vertices.row(w.origin_vertex[h]);
-  length << 0.5, 0.7, 1.3;
-  const RowSpMat U = lbs_basis(s.mesh.vertices, w.phi, origin, length, identity_dofs(n), 3 * n);
-  // The field u(X) = A X + t, and handle h's q: translation A x_h + t, linear part A l_h.
-  Mat3 A;
-  A << 0.1, -0.3, 0.2, 0.05, 0.4, -0.1, 0.3, 0.0, 0.25;
-  const Vec3 t(1.0, -2.0, 0.5);
-  VecX q(36);
-  for (int h = 0; h < 3; ++h)
-    for (int c = 0; c < 3; ++c) {
-      q[12 * h + 4 * c] = A.row(c).dot(origin.row(h)) + t[c];
-      for (int k = 0; k < 3; ++k) q[12 * h + 4 * c + 1 + k] = A(c, k) * length[h];
-    }
-  const VecX u = U * q;
-  for (int v = 0; v < n; ++v) {
-    const Vec3 expected = A * s.mesh.vertices.row(v).transpose() + t;
-    EXPECT_LT((u.segment<3>(3 * v) - expected).norm(), 1e-12) << "vertex " << v;
-  }
+  expect_reproduces_affine_fields(s.mesh.vertices, w);
 }
 
 TEST(SmsBasis, DirichletAwareWeightsVanishAtFixedVerticesAndBlendTowardsThem) {
