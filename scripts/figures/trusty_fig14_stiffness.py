@@ -61,8 +61,13 @@ Newton iterations and step time against E), prints the table.
 
 usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--quick]
            [--runs DIR] [--repeats N] [--timeout S] [--projection always|auto] [--target-tets N,N]
+           [--body ball|plate]
            [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel] [--direction-tolerance X]
            [--direction-norm l2_over_V|l2_over_sqrtV|inf] [--format png|pdf|svg[,...]]
+--body plate: a free plate 0.2 x 0.01 x 0.2 m (L / t = 20; --target-tets are box cells across,
+default 40: 16,000 tets) dropped flat from 5 cm instead of the ball, to test whether thin
+structures (the paper's hollow lattice ball) are what makes IPC-PCG explode; writes
+trusty_fig14_stiffness_plate.csv and .png.
 Full mode: meshes of 4757, 12632 and 39285 tets (target_tets 1000, 5000, 15000), E = 1e4, 1e5
 (below the paper's range, to show where the growth happens) and 1e6 ... 1e10, 3 repeats.
 --quick: a 1769-tet ball (target_tets 150), E = 1e6 and 1e10, 1 repeat (< 10 s).
@@ -102,9 +107,24 @@ SAME_STATE = 1e-4
 SAME_STATE_PAPER_STOP = 1e-2
 
 
+PLATE_SIZE, PLATE_THICKNESS = 0.2, 0.01  # m: --body plate, L / t = 20
+
+
+def mesh_arguments(body, size):
+    """--set arguments that make the scene's mesh: the ball at TetGen target_tets `size`, or a
+    free thin plate of `size` x 2 x `size` box cells (5 tets each) lying flat 5 cm above the
+    plane."""
+    if body == "ball":
+        return ["--set", f"/objects/0/mesh/tetgen/target_tets={size}"]
+    mesh = {"box": {"size": [PLATE_SIZE, PLATE_THICKNESS, PLATE_SIZE], "cells": [size, 2, size]},
+            "transform": {"translate": [-PLATE_SIZE / 2, 0.05, -PLATE_SIZE / 2]}}
+    return ["--set", "/objects/0/mesh=" + json.dumps(mesh)]
+
+
 class Runner:
     def __init__(self, args, work):
         self.simrun, self.work, self.timeout = args.simrun, work, args.timeout
+        self.body = args.body
         self.common = ["--set", f"/integrator/newton/projection={args.projection}",
                        "--set", f"/solver/max_iterations={args.pcg_max_iterations}"]
         if args.direction_tolerance > 0:  # the paper's stop, the same for every solver
@@ -116,7 +136,7 @@ class Runner:
         last stats row, last energy row)."""
         out = os.path.join(self.work, name)
         cmd = [self.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
-               "--set", f"/objects/0/mesh/tetgen/target_tets={tets}",
+               *mesh_arguments(self.body, tets),
                "--set", f"/objects/0/material/E={young:g}"] + self.common + extra
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -144,7 +164,7 @@ class Runner:
         """Smallest nonzero eigenvalue of K u = lambda M u at rest (omega_1^2) from simrun modes."""
         out = os.path.join(self.work, f"modes_t{tets}")
         cmd = [self.simrun, "modes", SCENE, "-o", out, "--quiet", "--threads", "1", "-n", "10", "--csv-only",
-               "--set", f"/objects/0/mesh/tetgen/target_tets={tets}", "--set", f"/objects/0/material/E={young:g}"]
+               *mesh_arguments(self.body, tets), "--set", f"/objects/0/material/E={young:g}"]
         subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=self.timeout)
         with open(os.path.join(out, "modes.csv")) as f:
             values = [float(r["eigenvalue"]) for r in csv.DictReader(f)]
@@ -242,6 +262,9 @@ def main():
     parser.add_argument("--projection", choices=["always", "auto"], default="always")
     parser.add_argument("--target-tets", type=lambda s: [int(v) for v in s.split(",")],
                         help="TetGen target_tets per mesh, comma-separated (default 1000,5000,15000; quick 150)")
+    parser.add_argument("--body", choices=["ball", "plate"], default="ball",
+                        help="the solid ball (default) or a thin free plate 0.2 x 0.01 x 0.2 m dropped flat, "
+                             "whose --target-tets are box cells across (default 40)")
     parser.add_argument("--pcg-max-iterations", type=int, default=100000, help="CG iterations per solve at most")
     parser.add_argument("--solvers", type=lambda s: s.split(","), default=SOLVERS,
                         help="comma-separated, cholmod first (the reference state); default cholmod,pcg,multilevel")
@@ -265,6 +288,8 @@ def main():
     else:
         meshes, youngs = args.target_tets or [1000, 5000, 15000], [1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
         repeats = args.repeats or 3
+    if args.body == "plate" and not args.target_tets:
+        meshes = [40]
 
     with tempfile.TemporaryDirectory() as tmp:
         work = args.runs or tmp
@@ -285,7 +310,8 @@ def main():
     for r in rows:
         r["h_omega1"] = dt * omega1[r["target_tets"]] * r["E"] ** 0.5
 
-    csv_path = os.path.join(args.out, "trusty_fig14_stiffness.csv")
+    stem = "trusty_fig14_stiffness" + ("_plate" if args.body == "plate" else "")
+    csv_path = os.path.join(args.out, f"{stem}.csv")
     keys = ["tets", "target_tets", "E", "h_omega1", "step", "solver", "rc", "newton", "solves", "factorizations",
             "cg_iters", "cg_per_solve", "capped", "wall_s", "walls", "contacts", "min_distance", "residual", "kappa",
             "kinetic", "elastic", "gravity", "contact", "total", "energy_rel_diff", "deterministic", "handles"]
@@ -436,9 +462,10 @@ def main():
         axes[2].set_yscale("log")
         axes[0].legend(fontsize=6)
         axes[1].legend(fontsize=6, loc="upper right")
-        fig.suptitle("Ball dropped on a plane, first-contact step (BE, $h = 0.01$ s)", fontsize=10)
+        body = "Ball" if args.body == "ball" else f"Thin plate ({PLATE_SIZE:g} x {PLATE_THICKNESS:g} m)"
+        fig.suptitle(f"{body} dropped on a plane, first-contact step (BE, $h = 0.01$ s)", fontsize=10)
         fig.tight_layout()
-        plotting.save_figure(fig, args.out, "trusty_fig14_stiffness", args.format)
+        plotting.save_figure(fig, args.out, stem, args.format)
     print(f"wrote {csv_path}")
     if failures:
         sys.exit(1)
