@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "core/error.hpp"
 #include "multilevel/scalar_operators.hpp"
@@ -59,6 +60,18 @@ SpMat columns_to_phi(const MatX& weights, const std::vector<int>& row_vertex,
   SpMat phi(num_vertices, num_handles);
   phi.setFromTriplets(entries.begin(), entries.end());
   return phi;
+}
+
+/// The weights of an object none of whose partitions has a free vertex (every vertex fixed):
+/// no handle has weight anywhere, the Dirichlet weight is one at the fixed vertices.
+HandleWeights without_handles(HandleWeights result, const std::vector<bool>& fixed_vertex,
+                              int num_handles) {
+  const int n = static_cast<int>(fixed_vertex.size());
+  result.phi.resize(n, num_handles);
+  result.dirichlet_weight = VecX::Zero(n);
+  for (int v = 0; v < n; ++v)
+    if (fixed_vertex[v]) result.dirichlet_weight[v] = 1.0;
+  return result;
 }
 
 }  // namespace
@@ -142,6 +155,7 @@ HandleWeights biharmonic_coordinate_weights(const MatX3& rest, const MatX4i& tet
   result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
   const std::vector<int> column_handle = handles_with_origin(result.origin_vertex);
   const int k = static_cast<int>(column_handle.size());
+  if (k == 0) return without_handles(std::move(result), fixed_vertex, m);
 
   const std::vector<bool> used = vertices_in_tets(tets, n);
   std::vector<bool> constrained(n, false);
@@ -186,6 +200,7 @@ HandleWeights skinning_eigenmode_weights(const MatX3& rest, const MatX4i& tets, 
   HandleWeights result;
   result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
   std::vector<int> column_handle = handles_with_origin(result.origin_vertex);
+  if (column_handle.empty()) return without_handles(std::move(result), fixed_vertex, m);
 
   // The eigenproblem on the vertices of tets, without the fixed ones when they must vanish.
   const std::vector<bool> used = vertices_in_tets(tets, n);

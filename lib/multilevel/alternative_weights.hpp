@@ -52,8 +52,12 @@ HandleWeights biharmonic_coordinate_weights(const MatX3& rest, const MatX4i& tet
 /// constant 1). With the fixed vertices left out, the first mode is positive and vanishes at
 /// them, and dirichlet_weight = 1 - that mode (the affine handle's weight, so the affine level
 /// stays inside the span). Global, signed, material- and geometry-aware; the handle origins only
-/// scale the linear DOFs (the span of phi [1, x - o] does not depend on o). std::runtime_error when
-/// the eigensolver does not converge.
+/// scale the linear DOFs (the span of phi [1, x - o] does not depend on o). Where eigenvalues
+/// repeat (a symmetric mesh), a count that splits a degenerate cluster keeps whichever vectors of
+/// it the eigensolver returns. std::runtime_error when the eigensolver does not converge.
+///
+/// All three: handles whose partition has no free vertex get no weight; an object without any
+/// such handle gets none at all and a Dirichlet weight of one at its fixed vertices.
 HandleWeights skinning_eigenmode_weights(const MatX3& rest, const MatX4i& tets, const VecX& youngs,
                                          const std::vector<int>& element_label,
                                          const std::vector<int>& center_vertex,

@@ -52,7 +52,9 @@ AffineHandles affine_handles(const MatX3& rest, const VecX& mass,
   for (int v = 0; v < rest.rows(); ++v) {
     const int o = object_of_vertex[v];
     const double weight = 1.0 - (dirichlet_weight.size() ? dirichlet_weight[v] : 0.0);
-    if (o >= 0 && weight > 0.0) entries.emplace_back(v, o, weight);
+    // Negative where an unclipped Dirichlet weight overshoots 1 (the biharmonic comparison
+    // basis): kept, so that the affine level stays in the span of the handle level.
+    if (o >= 0 && weight != 0.0) entries.emplace_back(v, o, weight);
   }
   handles.phi.resize(rest.rows(), num_objects);
   handles.phi.setFromTriplets(entries.begin(), entries.end());

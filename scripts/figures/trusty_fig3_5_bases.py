@@ -25,8 +25,9 @@ Fig. 3 scene (ours): a neo-Hookean square 1 x 1 m (E = 1e5 Pa, nu = 0.4, 1000 kg
 thick, with a cut one voxel wide from the middle of its bottom edge up to half its height; its
 bottom 2 cm above the tip of a wedge (an obstacle mesh: 0.2 m wide base, 0.3 m high) under the
 cut, a ground plane at the wedge's base; thrown down at 2 m/s. Measured: the cut's opening at
-its mouth (largest over the run) and how far the spike gets into the cut (the mouth's deepest
-point below the tip).
+its mouth (largest over the run) and how far the spike gets into the cut (largest over the run
+of the shallower lip's lowest point below the tip, in frames where the two lips straddle the
+tip; 0 otherwise).
 Fig. 4 scene: scenes/trusty_fig4_layers.json (a square 1 x 1 x 0.05 m, 21 x 21 x 1 cells, thirds
 of 1e11 / 2e5 / 1e11 Pa, thrown down at 3 m/s from 0.52 m). Measured: the soft layer's bulge
 (its largest width over the run minus 1 m) and its least thickness.
@@ -146,7 +147,11 @@ def analyse_cut(out, cell):
     right = (np.abs(rest[:, 0] - cell / 2) < 1e-9) & below_top
     mouth = rest[:, 1] < LIFT + 1e-9
     opening = [m.points[right & mouth, 0].mean() - m.points[left & mouth, 0].mean() for m in meshes]
-    depth = [-m.points[(left | right) & mouth, 1].min() for m in meshes]
+    # The spike is inside the cut while the two lips straddle its tip (x = 0); how deep: the
+    # shallower lip's lowest point below the tip (a square that slid off one flank scores 0).
+    depth = [max(0.0, -max(m.points[left & mouth, 1].min(), m.points[right & mouth, 1].min()))
+             if m.points[left & mouth, 0].mean() < 0.0 < m.points[right & mouth, 0].mean() else 0.0
+             for m in meshes]
     return {"opening": max(opening), "depth": max(depth), "last": meshes[-1], "rest": rest}
 
 
