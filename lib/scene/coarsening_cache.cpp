@@ -13,7 +13,10 @@
 namespace simrun {
 
 namespace {
-constexpr char kMagic[] = "simrun-coarsening-v1";
+// v2: the warnings of the computation follow the fields (v1 files are misses).
+constexpr char kMagic[] = "simrun-coarsening-v2";
+constexpr char kWarning[] = "warning: ";
+constexpr std::int64_t kMaxWarnings = 1000, kMaxWarningLength = 1 << 20;
 
 class Hasher {
  public:
@@ -122,6 +125,16 @@ bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key
   put(out, c.poisson);
   put(out, c.homogenized.coarse_fields);
   put(out, c.harmonic.fields);
+  std::vector<std::string> warnings;
+  for (const std::string& note : c.notes)
+    if (note.rfind(kWarning, 0) == 0) warnings.push_back(note);
+  const std::int64_t count = static_cast<std::int64_t>(warnings.size());
+  out.write(reinterpret_cast<const char*>(&count), sizeof count);
+  for (const std::string& w : warnings) {
+    const std::int64_t length = static_cast<std::int64_t>(w.size());
+    out.write(reinterpret_cast<const char*>(&length), sizeof length);
+    out.write(w.data(), length);
+  }
   try {
     std::filesystem::create_directories(file.parent_path());
     write_file_atomically(file, out.str());
@@ -147,6 +160,19 @@ bool read_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
                   get(in, 3 * num_coarse_vertices, 6, coarse_fields, true) &&
                   get(in, 3 * num_fine_vertices, 6, fine_fields, true);
   if (!ok) return false;
+  std::int64_t count = 0;
+  in.read(reinterpret_cast<char*>(&count), sizeof count);
+  if (!in || count < 0 || count > kMaxWarnings) return false;
+  std::vector<std::string> warnings(static_cast<size_t>(count));
+  for (std::string& w : warnings) {
+    std::int64_t length = 0;
+    in.read(reinterpret_cast<char*>(&length), sizeof length);
+    if (!in || length < 0 || length > kMaxWarningLength) return false;
+    w.resize(static_cast<size_t>(length));
+    in.read(w.data(), length);
+    if (!in) return false;
+  }
+  for (std::string& w : warnings) c.notes.push_back(w + " (from the cache)");
   c.tensors.resize(num_coarse_tets);
   for (int q = 0; q < num_coarse_tets; ++q)
     c.tensors[q] = Eigen::Map<const VoigtTensor>(tensors.col(q).data());

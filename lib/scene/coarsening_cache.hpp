@@ -23,14 +23,16 @@ std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces&
 /// The cache file of a key inside `dir`.
 std::filesystem::path coarsening_cache_file(const std::filesystem::path& dir, std::uint64_t key);
 
-/// Writes the results (tensors, density, youngs, poisson, the coarse and fine harmonic fields)
-/// with the key; false when the folder cannot be written (the run goes on without a cache).
+/// Writes the results (tensors, density, youngs, poisson, the coarse and fine harmonic fields,
+/// and the notes that are warnings) with the key; false when the folder cannot be written (the
+/// run goes on without a cache).
 bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
                             const ObjectCoarsening& coarsening);
 
 /// Reads a cache file into `coarsening` when it exists, has this key and the expected sizes
 /// (num_coarse_tets tensors, the fields' rows); false otherwise (a damaged or stale file is
-/// ignored, not trusted).
+/// ignored, not trusted). The stored warnings are appended to coarsening.notes, each marked
+/// "(from the cache)", so a run that reuses the results says what the computation warned.
 bool read_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
                            int num_coarse_tets, int num_coarse_vertices, int num_fine_vertices,
                            ObjectCoarsening& coarsening);

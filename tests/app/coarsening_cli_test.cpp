@@ -114,8 +114,9 @@ TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
 
 /// A coarse mesh reaching beyond the object (the thesis allows coarse boundary nodes outside):
 /// a bottom layer of coarse cells the bar fills to 0.5 % (the coarse box [1, 0.3, 0.2] shifted
-/// down by 0.0995 m). Some of its tets get no positive definite homogenized tensor; they take
-/// the averaged Lame one instead, with a warning (before, the coarsening failed). A layer the
+/// down by 0.0995 m). Its tets take the averaged Lame tensor instead of a homogenized one that
+/// is indefinite or hundreds of times too stiff, with a warning (before, the coarsening failed or
+/// the run's Newton did not converge); a run reusing the cache repeats the warning. A layer the
 /// bar does not reach at all leaves coarse vertices without mass or stiffness: an error naming
 /// them.
 TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
@@ -128,10 +129,17 @@ TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
   const Result r =
       cli::run({"coarsen", tmp.write("low.json", scene).string(), "-o", (tmp / "low").string()});
   ASSERT_EQ(r.code, 0) << r.describe();
-  EXPECT_NE(r.err.find("filled to less than 5 % by the fine mesh have no positive definite "
-                       "homogenized tensor and take the averaged Lame one"),
+  EXPECT_NE(r.err.find("filled to less than 5 % by the fine mesh take the averaged Lame tensor"),
             std::string::npos)
       << r.err;
+
+  // A run with the same inputs reuses the cached tensors and repeats the warning.
+  const Result reused = cli::run({"run", tmp.write("low.json", scene).string(), "-o",
+                                  (tmp / "low_run").string(), "--steps", "1"});
+  ASSERT_EQ(reused.code, 0) << reused.describe();
+  EXPECT_NE(reused.err.find("inputs unchanged, reused"), std::string::npos) << reused.err;
+  EXPECT_NE(reused.err.find("take the averaged Lame tensor"), std::string::npos) << reused.err;
+  EXPECT_NE(reused.err.find("(from the cache)"), std::string::npos) << reused.err;
 
   scene["objects"][0]["mesh"].erase("transform");  // layer [0.2, 0.3] holds nothing: the 11 x 3
                                                    // vertices at y = 0.3 touch no material
