@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "core/error.hpp"
@@ -31,16 +32,6 @@ std::vector<bool> vertices_in_tets(const MatX4i& tets, int num_vertices) {
   return used;
 }
 
-/// Per vertex: the partition of the last tet using it (-1 for none).
-std::vector<int> own_partition_of_vertices(const MatX4i& tets,
-                                           const std::vector<int>& element_label,
-                                           int num_vertices) {
-  std::vector<int> own(num_vertices, -1);
-  for (int e = 0; e < tets.rows(); ++e)
-    for (int a = 0; a < 4; ++a) own[tets(e, a)] = element_label[e];
-  return own;
-}
-
 /// The handles that have an origin (partitions with a free vertex), in order.
 std::vector<int> handles_with_origin(const std::vector<int>& origin_vertex) {
   std::vector<int> handles;
@@ -60,6 +51,17 @@ SpMat columns_to_phi(const MatX& weights, const std::vector<int>& row_vertex,
   SpMat phi(num_vertices, num_handles);
   phi.setFromTriplets(entries.begin(), entries.end());
   return phi;
+}
+
+/// A result holding the handle origins of the partition (at least one partition).
+HandleWeights with_origins(const char* basis, const MatX3& rest, const MatX4i& tets,
+                           const std::vector<int>& element_label,
+                           const std::vector<int>& center_vertex,
+                           const std::vector<bool>& fixed_vertex) {
+  require(!center_vertex.empty(), std::string(basis) + ": no partitions");
+  HandleWeights result;
+  result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
+  return result;
 }
 
 /// The weights of an object none of whose partitions has a free vertex (every vertex fixed):
@@ -91,11 +93,9 @@ HandleWeights rbf_handle_weights(const MatX3& rest, const MatX4i& tets,
                                  const std::vector<bool>& fixed_vertex) {
   const int n = static_cast<int>(rest.rows());
   const int m = static_cast<int>(center_vertex.size());
-  require(m > 0, "RBF basis: no partitions");
-  HandleWeights result;
-  result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
+  HandleWeights result =
+      with_origins("RBF basis", rest, tets, element_label, center_vertex, fixed_vertex);
   const auto neighbours = partition_neighbours(tets, element_label, m, n);
-  const double lone_radius = 2.0 * (rest.colwise().maxCoeff() - rest.colwise().minCoeff()).norm();
   VecX radius = VecX::Zero(m);
   for (int i = 0; i < m; ++i) {
     if (result.origin_vertex[i] < 0) continue;
@@ -104,10 +104,9 @@ HandleWeights rbf_handle_weights(const MatX3& rest, const MatX4i& tets,
         radius[i] = std::max(
             radius[i],
             (rest.row(result.origin_vertex[i]) - rest.row(result.origin_vertex[j])).norm());
-    if (radius[i] == 0.0) radius[i] = lone_radius;
   }
   // ... and at least past the farthest vertex of its own partition, so that every vertex is
-  // reached by its own handle.
+  // reached by its own handle (a lone partition: the whole object).
   for (int e = 0; e < tets.rows(); ++e) {
     const int i = element_label[e];
     if (result.origin_vertex[i] < 0) continue;
@@ -117,7 +116,6 @@ HandleWeights rbf_handle_weights(const MatX3& rest, const MatX4i& tets,
   }
 
   const std::vector<bool> used = vertices_in_tets(tets, n);
-  const std::vector<int> own = own_partition_of_vertices(tets, element_label, n);
   std::vector<Eigen::Triplet<double, int>> entries;
   std::vector<std::pair<int, double>> row;
   for (int v = 0; v < n; ++v) {
@@ -130,12 +128,7 @@ HandleWeights rbf_handle_weights(const MatX3& rest, const MatX4i& tets,
           wendland_c2((rest.row(v) - rest.row(result.origin_vertex[i])).norm() / radius[i]);
       if (psi > 0.0) row.emplace_back(i, psi), total += psi;
     }
-    if (total > 0.0) {
-      for (const auto& [i, psi] : row) entries.emplace_back(v, i, psi / total);
-    } else if (result.origin_vertex[own[v]] >= 0) {
-      entries.emplace_back(v, own[v], 1.0);
-      ++result.zero_sum_vertices;
-    }
+    for (const auto& [i, psi] : row) entries.emplace_back(v, i, psi / total);
   }
   result.phi.resize(n, m);
   result.phi.setFromTriplets(entries.begin(), entries.end());
@@ -150,9 +143,8 @@ HandleWeights biharmonic_coordinate_weights(const MatX3& rest, const MatX4i& tet
                                             bool dirichlet_aware) {
   const int n = static_cast<int>(rest.rows());
   const int m = static_cast<int>(center_vertex.size());
-  require(m > 0, "biharmonic coordinates: no partitions");
-  HandleWeights result;
-  result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
+  HandleWeights result = with_origins("biharmonic coordinates", rest, tets, element_label,
+                                      center_vertex, fixed_vertex);
   const std::vector<int> column_handle = handles_with_origin(result.origin_vertex);
   const int k = static_cast<int>(column_handle.size());
   if (k == 0) return without_handles(std::move(result), fixed_vertex, m);
@@ -196,9 +188,8 @@ HandleWeights skinning_eigenmode_weights(const MatX3& rest, const MatX4i& tets, 
                                          bool dirichlet_aware) {
   const int n = static_cast<int>(rest.rows());
   const int m = static_cast<int>(center_vertex.size());
-  require(m > 0, "skinning eigenmodes: no partitions");
-  HandleWeights result;
-  result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
+  HandleWeights result =
+      with_origins("skinning eigenmodes", rest, tets, element_label, center_vertex, fixed_vertex);
   std::vector<int> column_handle = handles_with_origin(result.origin_vertex);
   if (column_handle.empty()) return without_handles(std::move(result), fixed_vertex, m);
 
@@ -210,8 +201,7 @@ HandleWeights skinning_eigenmode_weights(const MatX3& rest, const MatX4i& tets, 
       index_of[v] = static_cast<int>(row_vertex.size());
       row_vertex.push_back(v);
     }
-  const int dimension = static_cast<int>(row_vertex.size());
-  require(dimension > 0, "skinning eigenmodes: every vertex is fixed");
+  const int dimension = static_cast<int>(row_vertex.size());  // >= 1: the origins are free
   const int count = std::min<int>(static_cast<int>(column_handle.size()), dimension);
   column_handle.resize(count);
 
@@ -244,7 +234,7 @@ HandleWeights skinning_eigenmode_weights(const MatX3& rest, const MatX4i& tets, 
   // its weight (1 - phi_DBC), so the affine level stays inside the eigenmode span (the levels
   // nest, as they do for partitions of unity) and is continuous at the clamp.
   result.dirichlet_weight = VecX::Zero(n);
-  if (dimension < static_cast<int>(std::count(used.begin(), used.end(), true)) && count > 0)
+  if (dimension < static_cast<int>(std::count(used.begin(), used.end(), true)))
     for (int r = 0; r < dimension; ++r) result.dirichlet_weight[row_vertex[r]] = 1.0 - w(r, 0);
   for (int v = 0; v < n; ++v)
     if (used[v] && fixed_vertex[v] && dirichlet_aware) result.dirichlet_weight[v] = 1.0;
