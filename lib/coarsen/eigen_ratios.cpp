@@ -13,7 +13,7 @@ namespace simrun {
 namespace {
 
 GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& what,
-                                    const char* mesh) {
+                                    const char* mesh, const RestEigenSolve& solve) {
   require(count <= model.num_free(), what + ": " + std::to_string(count) +
                                          " modes requested, but the " + mesh + " mesh has " +
                                          std::to_string(model.num_free()) + " free DOFs");
@@ -21,7 +21,8 @@ GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& 
   // may be prescribed elsewhere, e.g. a stretched start), and no springs or contact.
   SpMat K;
   model.rest_elastic_stiffness(K);
-  GeneralizedEigenResult r = smallest_generalized_eigenpairs(K, model.mass(), count);
+  GeneralizedEigenResult r = solve ? solve(K, model.mass(), count)
+                                   : smallest_generalized_eigenpairs(K, model.mass(), count);
   require(r.status == Status::kSuccess && r.values.size() == count,
           what + ": the rest eigensolve of the " + mesh + " mesh did not converge (" +
               std::to_string(count) + " modes)");
@@ -31,17 +32,18 @@ GeneralizedEigenResult lowest_modes(Model& model, int count, const std::string& 
 }  // namespace
 
 EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
-                              const std::vector<double>& manual, const std::string& what) {
+                              const std::vector<double>& manual, const std::string& what,
+                              const RestEigenSolve& solve) {
   const int count = rigid + modes;
   EigenRatios out;
   out.rigid = rigid;
-  const GeneralizedEigenResult c = lowest_modes(coarse, count, what, "coarse");
+  const GeneralizedEigenResult c = lowest_modes(coarse, count, what, "coarse", solve);
   out.coarse = c.values;
   out.coarse_modes = c.vectors;
   out.ratios = VecX::Ones(count);
   const bool all_manual = static_cast<int>(manual.size()) >= modes;
   if (fine != nullptr && !all_manual) {
-    const GeneralizedEigenResult f = lowest_modes(*fine, count, what, "reference");
+    const GeneralizedEigenResult f = lowest_modes(*fine, count, what, "reference", solve);
     out.fine = f.values;
     out.fine_modes = f.vectors;
   }

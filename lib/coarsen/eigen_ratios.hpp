@@ -3,6 +3,7 @@
 /// 2019, digest 003 Secs. 3, 8, 10): r_i = lambda_fine_i / lambda_coarse_i from the consistent
 /// (or lumped, the scene's) mass eigenproblems K u = lambda M u of two meshes of one object at
 /// rest, with the same constraint region.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,12 +23,18 @@ struct EigenRatios {
   MatX fine_modes;    ///< U_{s,r,f}: the fine rest modes (empty with manual ratios)
 };
 
+/// The solver of the rest eigenproblems: smallest_generalized_eigenpairs when empty (a scene
+/// passes a cached one, scene/rest_eigen_cache.hpp).
+using RestEigenSolve =
+    std::function<GeneralizedEigenResult(const SpMat& K, const SpMat& M, int count)>;
+
 /// The rest modes of both models and their ratios. `modes` elastic modes are fitted after
 /// `rigid` rigid ones (ratio 1: 0/0 is undefined). `manual` (may be empty) replaces the computed
 /// ratios of the elastic modes in order (missing entries: computed). A non-positive elastic
 /// eigenvalue on either mesh throws InputError naming `what` (the object).
 EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
-                              const std::vector<double>& manual, const std::string& what);
+                              const std::vector<double>& manual, const std::string& what,
+                              const RestEigenSolve& solve = {});
 
 /// Digest 003 Sec. 8 test 2 (with its dimension fix, pitfall 4): C = (B U_c)^T M_f U_f with the
 /// columns of B U_c M_f-normalized; per fitted mode (column of C) the largest |C_ij|. The test

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "core/fnv1a.hpp"
 #include "io/atomic_file.hpp"
+#include "io/binary_stream.hpp"
 
 namespace simrun {
 
@@ -18,18 +20,6 @@ namespace {
 
 constexpr char kMagic[8] = {'S', 'R', 'M', 'L', 'C', 'A', 'C', '1'};
 constexpr char kCubatureMagic[8] = {'S', 'R', 'M', 'L', 'C', 'U', 'B', '1'};
-
-struct Fnv1a {
-  std::uint64_t value = 1469598103934665603ull;
-  void bytes(const void* data, size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < size; ++i) value = (value ^ p[i]) * 1099511628211ull;
-  }
-  template <class T>
-  void pod(const T& x) {
-    bytes(&x, sizeof x);
-  }
-};
 
 template <class T>
 void write_pod(std::ostream& out, const T& x) {
@@ -62,32 +52,6 @@ std::filesystem::path cache_file_name(const std::filesystem::path& dir, std::uin
   return dir / name;
 }
 
-/// Reads with bounds: any short read or implausible count makes the whole load a miss.
-struct Reader {
-  std::ifstream in;
-  bool ok = true;
-  template <class T>
-  T pod() {
-    T x{};
-    if (ok && !in.read(reinterpret_cast<char*>(&x), sizeof x)) ok = false;
-    return x;
-  }
-  template <class T>
-  std::vector<T> array(std::int64_t max_count) {
-    const auto count = pod<std::int64_t>();
-    std::vector<T> values;
-    if (!ok || count < 0 || count > max_count) {
-      ok = false;
-      return values;
-    }
-    values.resize(static_cast<size_t>(count));
-    if (count > 0 && !in.read(reinterpret_cast<char*>(values.data()),
-                              static_cast<std::streamsize>(sizeof(T) * count)))
-      ok = false;
-    return values;
-  }
-};
-
 }  // namespace
 
 std::uint64_t multilevel_input_hash(const MultilevelInput& in,
@@ -109,7 +73,7 @@ std::uint64_t multilevel_input_hash(const MultilevelInput& in,
   h.pod(static_cast<unsigned char>(settings.dirichlet_aware));
   // SMS adds nothing, so caches written before the setting existed stay valid.
   if (settings.basis != HandleBasis::kSms) h.pod(static_cast<unsigned char>(settings.basis));
-  return h.value;
+  return h.value();
 }
 
 std::filesystem::path multilevel_cache_file(const std::filesystem::path& dir, std::uint64_t hash) {
@@ -154,9 +118,10 @@ std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem:
     if (problem) *problem = file.string() + ": " + why + " (recomputing)";
     return std::nullopt;
   };
-  Reader r{std::ifstream(file, std::ios::binary)};
+  std::ifstream stream(file, std::ios::binary);
+  BinaryReader r(stream);
   char magic[sizeof kMagic];
-  if (!r.in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
+  if (!stream.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
     return miss("not a simrun multilevel cache of this version");
   if (r.pod<std::uint64_t>() != hash) return miss("made for another input");
   const std::int64_t n = in.rest.rows(), tets = in.tets.rows();
@@ -167,7 +132,7 @@ std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem:
   p.zero_sum_vertices = static_cast<int>(r.pod<std::int64_t>());
   p.repaired_components = static_cast<int>(r.pod<std::int64_t>());
   p.clamped_partitions = static_cast<int>(r.pod<std::int64_t>());
-  if (!r.ok || vertices != n || p.handles < 0 || p.handles > tets || p.objects < 0)
+  if (!r.ok() || vertices != n || p.handles < 0 || p.handles > tets || p.objects < 0)
     return miss("sizes do not match the scene");
   p.element_label = r.array<int>(tets);
   p.origin_vertex = r.array<int>(p.handles);
@@ -176,7 +141,7 @@ std::optional<MultilevelPrecompute> load_multilevel_cache(const std::filesystem:
   const auto max_entries = n * std::int64_t(std::max(p.handles, 1));
   const std::vector<int> rows = r.array<int>(max_entries), columns = r.array<int>(max_entries);
   const std::vector<double> values = r.array<double>(max_entries);
-  if (!r.ok || std::int64_t(p.element_label.size()) != tets ||
+  if (!r.ok() || std::int64_t(p.element_label.size()) != tets ||
       std::int64_t(p.origin_vertex.size()) != p.handles ||
       std::int64_t(p.object_of_vertex.size()) != n || std::int64_t(dirichlet.size()) != n ||
       rows.size() != columns.size() || rows.size() != values.size())
@@ -224,9 +189,10 @@ std::optional<CachedCubature> load_multilevel_cubature(const std::filesystem::pa
     if (problem) *problem = file.string() + ": " + why + " (fitting again)";
     return std::nullopt;
   };
-  Reader r{std::ifstream(file, std::ios::binary)};
+  std::ifstream stream(file, std::ios::binary);
+  BinaryReader r(stream);
   char magic[sizeof kCubatureMagic];
-  if (!r.in.read(magic, sizeof magic) ||
+  if (!stream.read(magic, sizeof magic) ||
       std::memcmp(magic, kCubatureMagic, sizeof kCubatureMagic) != 0)
     return miss("not a simrun cubature cache of this version");
   if (r.pod<std::uint64_t>() != hash) return miss("made for another input");
@@ -234,7 +200,7 @@ std::optional<CachedCubature> load_multilevel_cubature(const std::filesystem::pa
   c.worst_residual = r.pod<double>();
   c.weights_only_partitions = static_cast<int>(r.pod<std::int64_t>());
   const std::vector<double> weight = r.array<double>(num_tets);
-  if (!r.ok || std::int64_t(weight.size()) != num_tets) return miss("truncated or inconsistent");
+  if (!r.ok() || std::int64_t(weight.size()) != num_tets) return miss("truncated or inconsistent");
   for (double w : weight)
     if (!std::isfinite(w) || w < 0.0) return miss("a negative or non-finite weight");
   c.weight = Eigen::Map<const VecX>(weight.data(), num_tets);

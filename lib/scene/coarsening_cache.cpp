@@ -1,13 +1,12 @@
 #include "scene/coarsening_cache.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "io/atomic_file.hpp"
+#include "core/fnv1a.hpp"
+#include "io/cache_dir.hpp"
 #include "simrun/version.hpp"
 
 namespace simrun {
@@ -17,34 +16,6 @@ namespace {
 constexpr char kMagic[] = "simrun-coarsening-v2";
 constexpr char kWarning[] = "warning: ";
 constexpr std::int64_t kMaxWarnings = 1000, kMaxWarningLength = 1 << 20;
-
-class Hasher {
- public:
-  void bytes(const void* data, size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < size; ++i) m_hash = (m_hash ^ p[i]) * 1099511628211ull;
-  }
-  template <class Matrix>
-  void matrix(const Matrix& m) {
-    const Eigen::Index rows = m.rows(), cols = m.cols();
-    bytes(&rows, sizeof rows);
-    bytes(&cols, sizeof cols);
-    for (Eigen::Index j = 0; j < cols; ++j)
-      for (Eigen::Index i = 0; i < rows; ++i) {
-        const auto v = m(i, j);
-        bytes(&v, sizeof v);
-      }
-  }
-  void ints(const std::vector<int>& v) {
-    const size_t n = v.size();
-    bytes(&n, sizeof n);
-    bytes(v.data(), n * sizeof(int));
-  }
-  std::uint64_t value() const { return m_hash; }
-
- private:
-  std::uint64_t m_hash = 14695981039346656037ull;
-};
 
 template <class Matrix>
 void put(std::ostringstream& out, const Matrix& m) {
@@ -77,18 +48,9 @@ bool get(std::istream& in, Eigen::Index rows, Eigen::Index cols, MatX& m,
 }
 }  // namespace
 
-std::filesystem::path coarsening_cache_dir() {
-  if (const char* dir = std::getenv("SIMRUN_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::filesystem::path(xdg) / "simrun";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".cache" / "simrun";
-  return {};
-}
-
 std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces& fine,
                              const TetMesh& coarse, const std::vector<int>& fixed_vertices) {
-  Hasher h;
+  Fnv1a h;
   h.bytes(kMagic, sizeof kMagic);
   h.bytes(kGitHash, std::strlen(kGitHash));  // another build may compute differently
   const int options[3] = {static_cast<int>(config.method), config.coarse_normals ? 1 : 0,
@@ -101,14 +63,12 @@ std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces&
   h.matrix(fine.density);
   h.matrix(coarse.vertices);
   h.matrix(coarse.tets);
-  h.ints(fixed_vertices);
+  h.values(fixed_vertices);
   return h.value();
 }
 
 std::filesystem::path coarsening_cache_file(const std::filesystem::path& dir, std::uint64_t key) {
-  char name[64];
-  std::snprintf(name, sizeof name, "coarsening-%016llx.bin", static_cast<unsigned long long>(key));
-  return dir / name;
+  return cache_file(dir, "coarsening", key);
 }
 
 bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
@@ -135,13 +95,7 @@ bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key
     out.write(reinterpret_cast<const char*>(&length), sizeof length);
     out.write(w.data(), length);
   }
-  try {
-    std::filesystem::create_directories(file.parent_path());
-    write_file_atomically(file, out.str());
-  } catch (const std::exception&) {
-    return false;
-  }
-  return true;
+  return store_cache_file(file, out.str());
 }
 
 bool read_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,

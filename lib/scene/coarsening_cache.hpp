@@ -11,10 +11,6 @@
 
 namespace simrun {
 
-/// $SIMRUN_CACHE_DIR, else $XDG_CACHE_HOME/simrun, else $HOME/.cache/simrun; empty when none is
-/// set (no caching).
-std::filesystem::path coarsening_cache_dir();
-
 /// 64-bit FNV-1a hash of the inputs of coarsen_object for this object and of the build's git
 /// hash (results of another version are not reused).
 std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces& fine,

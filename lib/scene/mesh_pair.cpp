@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "io/cache_dir.hpp"
+#include "scene/rest_eigen_cache.hpp"
 
 namespace simrun {
 
@@ -71,12 +73,13 @@ struct RecomputeAtRelease {
   std::shared_ptr<RatioLog> log;
   EigenFitConfig config;
   std::string where;
+  RestEigenSolve solve;
 
   void operator()(Model& coarse, double t) const {
     fine->set_fixed_vertices(fine_schedule.constrained_vertices(t));
     const int rigid = coarse.num_free() == 3 * coarse.num_vertices() ? 6 : 0;
     const EigenRatios ratios =
-        rest_eigen_ratios(coarse, fine.get(), config.modes, rigid, config.ratios, where);
+        rest_eigen_ratios(coarse, fine.get(), config.modes, rigid, config.ratios, where, solve);
     fit->reset(fit_settings(ratios, config));
     log->entries.emplace_back(t, ratio_rows(ratios, VecX()));
   }
@@ -141,8 +144,17 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   if (pair.method == EigenFitConfig::Method::kNone) return pair;
   const EigenFitConfig& config = scene.objects.front().eigenfit;
   const std::string where = file + "/objects/0/eigenfit";
-  EigenRatios ratios = rest_eigen_ratios(*pair.coarse.model, pair.reference.model.get(),
-                                         config.modes, settings.rigid_modes, config.ratios, where);
+  // The rest eigensolves come from the cache when K, M and the mode count are unchanged
+  // (docs/caches.md): the reference mesh's costs about as much as its whole linear run.
+  const auto cache = std::make_shared<RestEigenCache>(user_cache_dir());
+  const RestEigenSolve solve = [cache](const SpMat& K, const SpMat& M, int count) {
+    return cache->solve(K, M, count);
+  };
+  EigenRatios ratios =
+      rest_eigen_ratios(*pair.coarse.model, pair.reference.model.get(), config.modes,
+                        settings.rigid_modes, config.ratios, where, solve);
+  if (const std::string cached = cache->summary(); !cached.empty())
+    pair.notes.push_back("eigenfit: " + cached);
   VecX compatibility = VecX::Constant(ratios.ratios.size(), NAN);
   if (ratios.fine_modes.cols() > 0) {
     const int rigid = ratios.rigid, s = static_cast<int>(ratios.ratios.size()) - rigid;
@@ -210,7 +222,8 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
                                            pair.eigenfit,
                                            pair.ratio_log,
                                            config,
-                                           where};
+                                           where,
+                                           solve};
     }
   }
   pair.ratios = std::move(ratios);

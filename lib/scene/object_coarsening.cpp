@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "fem/tet_elements.hpp"
+#include "io/cache_dir.hpp"
 #include "material/voigt.hpp"
 #include "scene/coarsening_cache.hpp"
 
@@ -77,7 +78,7 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   const TetMesh& fine = out.fine.mesh;
   const int nq = coarse.mesh.num_tets();
 
-  const std::filesystem::path cache_dir = coarsening_cache_dir();
+  const std::filesystem::path cache_dir = user_cache_dir();
   const bool mixed_boundary = object.coarsening.boundary == CoarseningConfig::Boundary::kMixed;
   const std::uint64_t key =
       coarsening_key(object.coarsening, out.fine, coarse.mesh,

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "io/cache_dir.hpp"
 #include "io/read_scalar_field.hpp"
 #include "mesh/box.hpp"
 #include "mesh/embedding.hpp"
@@ -11,6 +12,7 @@
 #include "mesh/spring_graph.hpp"
 #include "mesh/transform.hpp"
 #include "scene/initial_state.hpp"
+#include "scene/mesh_cache.hpp"
 
 namespace simrun {
 
@@ -45,8 +47,12 @@ TetMesh load_object_mesh(const ObjectConfig& object, size_t index, const std::st
                      [&] { return make_cloth(m.cloth_size, m.cloth_particles, m.cloth_shear); });
   } else {
     DecimationResult decimation;
-    mesh = load_mesh_file(m.file, m.tetgen.quality, m.tetgen.max_volume, m.tetgen.target_tets,
-                          &flipped, m.tetgen.surface_faces, &decimation);
+    std::string cached;
+    mesh = load_mesh_file_cached(user_cache_dir(), m.file, m.tetgen.quality, m.tetgen.max_volume,
+                                 m.tetgen.target_tets, &flipped, m.tetgen.surface_faces,
+                                 &decimation, &cached);
+    if (!cached.empty())
+      notes.push_back(object_pointer(index) + " (" + object.name + "): " + cached);
     if (decimation.collapses > 0)
       notes.push_back(object_pointer(index) + " (" + object.name + "): surface simplified to " +
                       std::to_string(decimation.surface.num_faces()) + " triangles (" +

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -273,6 +274,48 @@ TEST(EigenFitCli, RatiosComeFromTheRestStateNotThePrescribedStart) {
   ASSERT_EQ(ratios[0].size(), 6u);
   ASSERT_EQ(ratios[1].size(), 6u);
   for (size_t i = 0; i < 6; ++i) EXPECT_NEAR(ratios[1][i], ratios[0][i], 1e-9) << "mode " << i;
+}
+
+}  // namespace
+
+namespace {
+
+// docs/caches.md: a second run of the same meshes and materials reads both rest eigensolves from
+// the cache and writes exactly what the first run wrote.
+TEST(EigenFitCli, ASecondRunReusesTheRestEigensolvesAndWritesTheSameNumbers) {
+  TempDir tmp;
+  const char* previous = std::getenv("SIMRUN_CACHE_DIR");
+  const std::string restore = previous ? previous : "";
+  ::setenv("SIMRUN_CACHE_DIR", (tmp / "cache").c_str(), 1);
+  json s = bar_scene("eigenfit");
+  s["time"]["steps"] = 10;
+  const auto scene = tmp.write("bar.json", s);
+  const Result first = cli::run({"run", scene.string(), "-o", (tmp / "first").string()});
+  ASSERT_EQ(first.code, 0) << first.describe();
+  EXPECT_NE(first.all().find("eigenfit: cached 2 rest eigensolves"), std::string::npos)
+      << first.all();
+  // Another time step and damping reuse them: K and M at rest are the same.
+  s["time"]["dt"] = 0.005;
+  s["damping"]["stiffness"] = 0.02;
+  const auto other = tmp.write("other.json", s);
+  const Result second = cli::run({"run", other.string(), "-o", (tmp / "second").string()});
+  const Result third = cli::run({"run", scene.string(), "-o", (tmp / "third").string()});
+  if (previous)
+    ::setenv("SIMRUN_CACHE_DIR", restore.c_str(), 1);
+  else
+    ::unsetenv("SIMRUN_CACHE_DIR");
+  ASSERT_EQ(second.code, 0) << second.describe();
+  ASSERT_EQ(third.code, 0) << third.describe();
+  for (const Result* r : {&second, &third})
+    EXPECT_NE(r->all().find("eigenfit: reused 2 rest eigensolves from the cache"),
+              std::string::npos)
+        << r->all();
+  EXPECT_EQ(cli::read_file(tmp / "third" / "ratios.csv"),
+            cli::read_file(tmp / "first" / "ratios.csv"));
+  EXPECT_EQ(cli::read_file(tmp / "third" / "error.csv"),
+            cli::read_file(tmp / "first" / "error.csv"));
+  EXPECT_EQ(cli::read_file(tmp / "second" / "ratios.csv"),
+            cli::read_file(tmp / "first" / "ratios.csv"));
 }
 
 }  // namespace
