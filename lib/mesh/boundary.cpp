@@ -1,5 +1,6 @@
 #include "mesh/boundary.hpp"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
 
@@ -48,6 +49,18 @@ std::vector<int> boundary_vertices(const TetMesh& mesh) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
+}
+
+VecX boundary_vertex_areas(const TetMesh& mesh) {
+  VecX area = VecX::Zero(mesh.num_vertices());
+  const MatX3i faces = boundary_faces(mesh);
+  for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+    const Vec3 a = mesh.vertices.row(faces(f, 0)), b = mesh.vertices.row(faces(f, 1)),
+               c = mesh.vertices.row(faces(f, 2));
+    const double third = (b - a).cross(c - a).norm() / 6.0;  // |triangle| / 3
+    for (int k = 0; k < 3; ++k) area[faces(f, k)] += third;
+  }
+  return area;
 }
 
 }  // namespace simrun

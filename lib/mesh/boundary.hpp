@@ -13,4 +13,9 @@ MatX3i boundary_faces(const TetMesh& mesh);
 /// Sorted indices of the vertices of boundary_faces(mesh).
 std::vector<int> boundary_vertices(const TetMesh& mesh);
 
+/// Per vertex, its share of the boundary area at the rest positions: a third of the area of every
+/// boundary triangle it is a corner of (zero for interior vertices). The lumped weights that turn
+/// a pressure on the surface into vertex forces; they sum to the boundary's area [m^2].
+VecX boundary_vertex_areas(const TetMesh& mesh);
+
 }  // namespace simrun

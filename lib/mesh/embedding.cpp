@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "mesh/aabb_tree.hpp"
+
 namespace simrun {
 
 namespace {
@@ -121,6 +123,7 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
     inverse[static_cast<size_t>(t)] = T.inverse();
   }
   const TetGrid grid = build_grid(mesh);
+  const AabbTree tree(tet_boxes(mesh));  // points outside: the tets near them
   struct Boxes {
     MatX3 lower, upper;
   } boxes{MatX3(nt, 3), MatX3(nt, 3)};
@@ -173,23 +176,35 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
       const auto window_of = [&](double d) {
         return d + std::max(kTieFraction * d, 1e-12 * scale);
       };
-      std::vector<double> box_distance(static_cast<size_t>(nt));
-      int box_nearest = 0;
-      for (int t = 0; t < nt; ++t) {
+      const auto box_distance = [&](int t) {
         const Vec3 below = boxes.lower.row(t).transpose() - p;
         const Vec3 above = p - boxes.upper.row(t).transpose();
-        box_distance[static_cast<size_t>(t)] = below.cwiseMax(above).cwiseMax(0.0).norm();
-        if (box_distance[static_cast<size_t>(t)] < box_distance[static_cast<size_t>(box_nearest)])
-          box_nearest = t;
+        return below.cwiseMax(above).cwiseMax(0.0).norm();
+      };
+      const auto tet_distance = [&](int t) {
+        return point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
+      };
+      // An upper bound of the nearest distance: the nearest tet of the point's grid cell, or,
+      // when that cell holds none, of the tet with the nearest box (a scan of every box).
+      double upper = std::numeric_limits<double>::infinity();
+      for (int t : grid.cells[grid.flat(grid.index(p))]) upper = std::min(upper, tet_distance(t));
+      if (!std::isfinite(upper)) {
+        int box_nearest = 0;
+        double nearest_box = box_distance(0);
+        for (int t = 1; t < nt; ++t)
+          if (const double b = box_distance(t); b < nearest_box) {
+            nearest_box = b;
+            box_nearest = t;
+          }
+        upper = tet_distance(box_nearest);
       }
-      // The nearest distance is at most that of the tet with the nearest box: only tets whose
-      // box is within that distance's window can matter (a few), sorted.
-      const double bound = window_of(point_tet_distance(p, v(box_nearest, 0), v(box_nearest, 1),
-                                                        v(box_nearest, 2), v(box_nearest, 3)));
+      // Only tets whose box lies within that bound's window can matter (a few): the tree finds
+      // them, sorted by box distance.
+      const double bound = window_of(upper);
       std::vector<std::pair<double, int>> by_box;
-      for (int t = 0; t < nt; ++t)
-        if (box_distance[static_cast<size_t>(t)] <= bound)
-          by_box.emplace_back(box_distance[static_cast<size_t>(t)], t);
+      tree.for_each_overlap(Aabb{p - Vec3::Constant(bound), p + Vec3::Constant(bound)}, [&](int t) {
+        if (const double b = box_distance(t); b <= bound) by_box.emplace_back(b, t);
+      });
       std::sort(by_box.begin(), by_box.end());
       std::vector<std::pair<int, double>> near;  // (tet, distance) within the window
       double nearest = std::numeric_limits<double>::infinity();

@@ -201,10 +201,12 @@ void check_contact(const json& scene, std::vector<SchemaViolation>& out) {
         out.push_back({at + "/sphere",
                        "sphere obstacles are projections and do not combine with "
                        "IPC contact; use planes"});
-      else if (obstacles[i]["plane"].contains("stiffness"))
-        out.push_back({at + "/plane/stiffness",
-                       "with \"contact\" a plane is an IPC barrier "
-                       "plane, it has no penalty stiffness"});
+      else
+        for (const char* key : {"stiffness", "pressure_stiffness"})
+          if (obstacles[i]["plane"].contains(key))
+            out.push_back({at + "/plane/" + key,
+                           "with \"contact\" a plane is an IPC barrier "
+                           "plane, it has no penalty stiffness"});
     }
   }
   const json& objects = scene.at("objects");
@@ -234,10 +236,22 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
   }
   if (scene.contains("obstacles")) {
     const json& obstacles = scene["obstacles"];
-    for (std::size_t i = 0; i < obstacles.size(); ++i)
-      if (obstacles[i].contains("plane"))
-        require_nonzero(obstacles[i]["plane"], "normal",
-                        "/obstacles/" + std::to_string(i) + "/plane", "plane normal", out);
+    for (std::size_t i = 0; i < obstacles.size(); ++i) {
+      if (!obstacles[i].contains("plane")) continue;
+      const json& plane = obstacles[i]["plane"];
+      const std::string at = "/obstacles/" + std::to_string(i) + "/plane";
+      require_nonzero(plane, "normal", at, "plane normal", out);
+      require_not_both(plane, "stiffness", "pressure_stiffness", at, out);
+      if (!plane.contains("pressure_stiffness")) continue;
+      // The penalty per boundary area needs a boundary: tets, not particles.
+      const json& objects = scene.at("objects");
+      for (std::size_t k = 0; k < objects.size(); ++k)
+        if (objects[k].at("material").at("model").get<std::string>() == "mass_spring")
+          out.push_back({at + "/pressure_stiffness",
+                         "mass-spring object /objects/" + std::to_string(k) +
+                             " has no boundary area to weigh the penalty by; give 'stiffness' "
+                             "[N/m] per vertex"});
+    }
   }
   if (scene.at("reference").at("run").get<bool>()) {
     const json& objects = scene.at("objects");

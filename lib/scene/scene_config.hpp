@@ -109,13 +109,14 @@ struct WindConfig {
 struct ObstacleConfig {
   enum class Kind { kPlane, kSphere, kMesh };
   Kind kind = Kind::kPlane;
-  Vec3 point = Vec3::Zero();    ///< plane: a point on it [m]
-  Vec3 normal = Vec3::UnitY();  ///< plane: towards the allowed side (normalized by the factory)
-  double stiffness = 0.0;       ///< plane: penalty per vertex [N/m]; 0 = not given (default)
-  Vec3 center = Vec3::Zero();   ///< sphere [m]
-  double radius = 0.0;          ///< sphere [m]
-  std::filesystem::path file;   ///< mesh: a triangle surface (.obj, .off, .stl), absolute
-  TransformConfig transform;    ///< mesh: placed like an object's mesh
+  Vec3 point = Vec3::Zero();        ///< plane: a point on it [m]
+  Vec3 normal = Vec3::UnitY();      ///< plane: towards the allowed side (normalized by the factory)
+  double stiffness = 0.0;           ///< plane: penalty per vertex [N/m]; 0 = not given (default)
+  double pressure_stiffness = 0.0;  ///< plane: penalty per boundary area [Pa/m]; 0 = not given
+  Vec3 center = Vec3::Zero();       ///< sphere [m]
+  double radius = 0.0;              ///< sphere [m]
+  std::filesystem::path file;       ///< mesh: a triangle surface (.obj, .off, .stl), absolute
+  TransformConfig transform;        ///< mesh: placed like an object's mesh
   std::optional<MotionConfig> motion;  ///< mesh: a scripted motion (kinematic obstacle)
 };
 

@@ -115,6 +115,7 @@ ObstacleConfig obstacle_from_json(const json& j) {
     o.point = vec3(plane.at("point"));
     o.normal = vec3(plane.at("normal"));
     o.stiffness = plane.value("stiffness", 0.0);  // 0: the factory's default
+    o.pressure_stiffness = plane.value("pressure_stiffness", 0.0);
   } else if (j.contains("mesh")) {
     const json& mesh = j["mesh"];
     o.kind = ObstacleConfig::Kind::kMesh;

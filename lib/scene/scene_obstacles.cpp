@@ -7,6 +7,7 @@
 #include "contact/penalty_plane.hpp"
 #include "contact/sphere_obstacle.hpp"
 #include "core/error.hpp"
+#include "mesh/boundary.hpp"
 
 namespace simrun {
 
@@ -70,19 +71,37 @@ SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& obj
       require(o.normal.norm() > 0.0,
               at + "plane/normal: expected a non-zero normal, found [0,0,0]");
       if (scene.contact) continue;  // an IPC barrier plane (scene/contact_terms.hpp)
-      double stiffness = o.stiffness;
-      if (stiffness == 0.0) {
-        stiffness =
-            default_plane_stiffness(nodal_mass.size() ? nodal_mass.maxCoeff() : 0.0, scene.time.dt);
-        require(stiffness > 0.0, at + "plane/stiffness: no vertex has mass to derive a default "
-                                      "from; give the stiffness [N/m]");
+      std::unique_ptr<PenaltyPlane> plane;
+      if (o.pressure_stiffness > 0.0) {
+        // k_i = k_A A_i: the pressure k_A d on the boundary, lumped to its vertices.
+        const VecX area = boundary_vertex_areas(objects.mesh);
+        VecX vertex_k = o.pressure_stiffness * area;
+        require(vertex_k.maxCoeff() > 0.0, at + "plane/pressure_stiffness: the objects have no "
+                                                "boundary area to weigh the penalty by");
+        double k_min = vertex_k.maxCoeff();
+        for (Eigen::Index i = 0; i < vertex_k.size(); ++i)
+          if (vertex_k[i] > 0.0) k_min = std::min(k_min, vertex_k[i]);
         out.notes.push_back("obstacles: /obstacles/" + std::to_string(k) +
-                            "/plane/stiffness not given: " + short_number(stiffness) +
-                            " N/m (the heaviest vertex, " + short_number(nodal_mass.maxCoeff()) +
-                            " kg, oscillates on it with a period of 10 steps)");
+                            "/plane: pressure stiffness " + short_number(o.pressure_stiffness) +
+                            " Pa/m on " + short_number(area.sum()) +
+                            " m^2 of boundary: vertex stiffness " + short_number(k_min) + " to " +
+                            short_number(vertex_k.maxCoeff()) + " N/m");
+        plane = std::make_unique<PenaltyPlane>(o.point, o.normal, std::move(vertex_k));
+      } else {
+        double stiffness = o.stiffness;
+        if (stiffness == 0.0) {
+          stiffness = default_plane_stiffness(nodal_mass.size() ? nodal_mass.maxCoeff() : 0.0,
+                                              scene.time.dt);
+          require(stiffness > 0.0, at + "plane/stiffness: no vertex has mass to derive a default "
+                                        "from; give the stiffness [N/m]");
+          out.notes.push_back("obstacles: /obstacles/" + std::to_string(k) +
+                              "/plane/stiffness not given: " + short_number(stiffness) +
+                              " N/m (the heaviest vertex, " + short_number(nodal_mass.maxCoeff()) +
+                              " kg, oscillates on it with a period of 10 steps)");
+        }
+        plane =
+            std::make_unique<PenaltyPlane>(o.point, o.normal, stiffness, objects.num_vertices());
       }
-      auto plane =
-          std::make_unique<PenaltyPlane>(o.point, o.normal, stiffness, objects.num_vertices());
       const Violation v =
           deepest_violation(objects, [&](const Vec3& x) { return plane->signed_distance(x); });
       require(v.vertex < 0, at + describe_vertex(scene, objects, v.vertex) + " starts " +

@@ -132,4 +132,25 @@ TEST(ObstaclesCli, ObjectRestingOnThePlaneIsFine) {
   EXPECT_EQ(r.code, 0) << r.describe();
 }
 
+TEST(ObstaclesCli, PressureStiffnessIsLoggedAndItsConflictsNameThePointer) {
+  TempDir tmp;
+  json s = cli::tiny_scene();  // a 1 x 0.2 x 0.2 m bar: 0.88 m^2 of boundary
+  s["obstacles"] =
+      json::parse(R"([{"plane": {"point": [0, -0.01, 0], "pressure_stiffness": 1e6}}])");
+  const auto scene = tmp.write("pressure.json", s);
+  const Result r = cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const std::string log = cli::read_file(tmp / "out" / "simrun.log");
+  EXPECT_NE(log.find("/obstacles/0/plane: pressure stiffness 1e+06 Pa/m on 0.88 m^2 of boundary"),
+            std::string::npos)
+      << log;
+
+  s["obstacles"][0]["plane"]["stiffness"] = 1e4;
+  expect_bad_input(s, {"/obstacles/0/plane", "'stiffness' or 'pressure_stiffness', found both"});
+  s = falling_scene();  // a cloth (particles, no boundary) and a block
+  s["obstacles"][1]["plane"].erase("stiffness");
+  s["obstacles"][1]["plane"]["pressure_stiffness"] = 1e6;
+  expect_bad_input(s, {"/obstacles/1/plane/pressure_stiffness", "/objects/0", "no boundary area"});
+}
+
 }  // namespace

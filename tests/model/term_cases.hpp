@@ -109,6 +109,14 @@ inline std::vector<TermCase> term_cases() {
                            Vec3(0.5, 0.25, 0.25), Vec3(0.2, 1.0, -0.1), 1e3, mesh.num_vertices());
                      });
                    }});
+  cases.push_back({"penalty_plane_per_area", [] {
+                     return box_model_with([](const TetMesh& mesh, const TetElements&) {
+                       // The same plane with k_i = k_A A_i (interior vertices: 0).
+                       return std::make_unique<PenaltyPlane>(Vec3(0.5, 0.25, 0.25),
+                                                             Vec3(0.2, 1.0, -0.1),
+                                                             1e4 * boundary_vertex_areas(mesh));
+                     });
+                   }});
   return cases;
 }
 

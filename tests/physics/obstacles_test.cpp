@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
+#include "mesh/boundary.hpp"
 #include "scene/factory.hpp"
 #include "scene/parse_scene.hpp"
 #include "scene_builders.hpp"
@@ -273,6 +275,79 @@ TEST(ObstacleScenes, ClothDrapesOnTheSphere) {
   EXPECT_GT(deepest, -1e-12);
   EXPECT_GT(on_surface, 60);
   EXPECT_LT((Vec3(x.segment<3>(3 * 60)) - (c + R * Vec3::UnitY())).norm(), 1e-6);
+}
+
+// "pressure_stiffness" (docs/obstacles.md): a rigid-like block resting on the floor sinks until
+// its bottom vertices' springs k_A A_v carry its weight: d = m g / (k_A sum A_v), which tends to
+// the continuum's rho g H / k_A as the mesh is refined (the bottom edge's vertices also carry a
+// third of the side triangles they touch, a share that shrinks with the cells). With one
+// stiffness per vertex a finer mesh, with more bottom vertices, sinks ever less.
+struct Resting {
+  double depth = 0.0;        ///< of the bottom vertices below the floor, mean by their areas [m]
+  double bottom_area = 0.0;  ///< sum of the bottom vertices' boundary areas [m^2]
+};
+
+Resting resting_on_floor(int cells, double per_vertex, double per_area) {
+  SceneConfig scene = block_on_floor(per_vertex);
+  scene.objects[0].mesh.box_cells = Eigen::Vector3i::Constant(cells);
+  scene.objects[0].mesh.transform.translate = Vec3(0, 1e-4, 0);
+  scene.objects[0].material.model = "linear";
+  scene.obstacles[0].stiffness = per_vertex;
+  scene.obstacles[0].pressure_stiffness = per_area;
+  scene.damping.mass = 200.0;  // brings the block to rest within the run
+  BuiltModel built = build_model(scene);
+  IntegratorSettings settings;
+  settings.newton.tolerance = 1e-12;
+  auto stepper = make_integrator("be", settings);
+  State state = built.initial;
+  for (int i = 0; i < 400; ++i) {
+    StepStats stats;
+    EXPECT_EQ(stepper->step(*built.model, state, 2e-3, stats), Status::kSuccess) << "step " << i;
+  }
+  EXPECT_LT(state.v.norm(), 1e-6) << "not at rest";
+  const VecX x = built.model->full_positions(state.q);
+  const TetMesh& mesh = built.frames.mesh;
+  const VecX area = boundary_vertex_areas(mesh);
+  // Unequal A_v (the 6-tet split's diagonals) tilt the block slightly, so the depth is the
+  // bottom vertices' mean weighted by A_v: their springs' forces sum to the weight,
+  // k_A sum A_v d_v = m g, whatever the tilt.
+  Resting r;
+  double weighted = 0.0;
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    if (mesh.vertices(v, 1) > 1e-4 + 1e-12) continue;
+    EXPECT_LT(x[3 * v + 1], 0.0) << "bottom vertex " << v << " off the floor";
+    r.bottom_area += area[v];
+    weighted += area[v] * -x[3 * v + 1];
+  }
+  r.depth = weighted / r.bottom_area;
+  return r;
+}
+
+TEST(PenaltyFloor, PressureStiffnessSinksByTheWeightOverTheBottomAreaOnEveryMesh) {
+  const double k_area = 1e7;  // Pa/m
+  const double weight = 1000 * kSize * kSize * kSize * 9.81;
+  const double continuum = weight / (k_area * kSize * kSize);  // rho g H / k_A = 98 um
+  double previous_error = 1e300;
+  for (const int cells : {1, 2, 4}) {
+    const Resting r = resting_on_floor(cells, 0.0, k_area);
+    const double expected = weight / (k_area * r.bottom_area);
+    std::printf(
+        "pressure floor, %d^3 cells: rests %.4g um deep; m g / (k_A sum A) = %.4g um, "
+        "rho g H / k_A = %.4g um\n",
+        cells, 1e6 * r.depth, 1e6 * expected, 1e6 * continuum);
+    // A linear 1e8 Pa block squashes by rho g H^2 / 2E ~ 5e-9 m: rigid next to the floor.
+    EXPECT_NEAR(r.depth, expected, 0.01 * expected);
+    const double error = std::abs(r.depth - continuum);
+    EXPECT_LT(error, 0.8 * previous_error) << "no closer to the continuum at " << cells;
+    previous_error = error;
+  }
+  // One stiffness per vertex instead, sized to sink the 1-cell mesh as deep: the 4-cell mesh,
+  // with 25 bottom vertices, not 4, sinks 25 / 4 times less, away from the continuum.
+  const Resting coarse = resting_on_floor(1, 0.0, k_area);
+  const double per_vertex = weight / (4 * coarse.depth);
+  EXPECT_NEAR(resting_on_floor(1, per_vertex, 0.0).depth, coarse.depth, 0.01 * coarse.depth);
+  const double fine_per_vertex = resting_on_floor(4, per_vertex, 0.0).depth;
+  EXPECT_NEAR(fine_per_vertex, 4.0 / 25.0 * coarse.depth, 0.01 * coarse.depth);
 }
 
 TEST(ObstacleScenes, BallBouncesOnTheFloor) {
