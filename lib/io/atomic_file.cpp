@@ -1,5 +1,7 @@
 #include "io/atomic_file.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,9 +14,16 @@
 namespace simrun {
 
 std::filesystem::path temporary_path_for(const std::filesystem::path& path) {
+  // The process id keeps processes that write the same file at once (a sweep filling a shared
+  // cache) out of each other's temporary file; the last rename wins, whole.
+  // Appended piece by piece: "." + string temporaries trip GCC 12's -Wrestrict (a false
+  // positive in basic_string).
+  const std::string pid = std::to_string(::getpid());
   std::string name = ".";
-  name += path.filename().string();
-  name += ".tmp";
+  name.append(path.filename().string());
+  name.push_back('.');
+  name.append(pid);
+  name.append(".tmp");
   return path.parent_path() / name;
 }
 

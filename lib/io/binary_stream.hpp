@@ -1,7 +1,8 @@
 #pragma once
 /// The binary layout of simrun's cache files: plain values, counted arrays and sized Eigen
 /// matrices in the machine's byte order (a cache is read back by the build that wrote it). The
-/// reader is bounded: a short read or an implausible count turns it !ok() instead of allocating.
+/// reader is bounded: a short read, an implausible count or one that needs more bytes than the
+/// stream has left turns it !ok() instead of allocating.
 #include <cstdint>
 #include <istream>
 #include <sstream>
@@ -42,7 +43,13 @@ class BinaryWriter {
 
 class BinaryReader {
  public:
-  explicit BinaryReader(std::istream& in) : m_in(in) {}
+  explicit BinaryReader(std::istream& in) : m_in(in) {
+    const std::streampos here = in.tellg();
+    in.seekg(0, std::ios::end);
+    m_end = in.tellg();
+    in.seekg(here);
+    m_ok = here != std::streampos(-1) && m_end != std::streampos(-1) && static_cast<bool>(in);
+  }
   bool ok() const { return m_ok && static_cast<bool>(m_in); }
   template <class T>
   T pod() {
@@ -55,7 +62,7 @@ class BinaryReader {
   std::vector<T> array(std::int64_t max_count) {
     const auto count = pod<std::int64_t>();
     std::vector<T> v;
-    if (!m_ok || count < 0 || count > max_count) return fail(v);
+    if (!m_ok || count < 0 || count > max_count || !left(count, sizeof(T))) return fail(v);
     v.resize(static_cast<size_t>(count));
     if (count > 0 && !m_in.read(reinterpret_cast<char*>(v.data()),
                                 static_cast<std::streamsize>(sizeof(T) * count)))
@@ -73,7 +80,7 @@ class BinaryReader {
     const auto r = pod<std::int64_t>(), c = pod<std::int64_t>();
     Matrix m;
     if (!m_ok || r < 0 || c < 0 || (rows >= 0 && r != rows) || (cols >= 0 && c != cols) ||
-        (c > 0 && r > max_entries / c))
+        (c > 0 && r > max_entries / c) || !left(r * c, sizeof(typename Matrix::Scalar)))
       return fail(m);
     if ((Matrix::RowsAtCompileTime != Eigen::Dynamic && r != Matrix::RowsAtCompileTime) ||
         (Matrix::ColsAtCompileTime != Eigen::Dynamic && c != Matrix::ColsAtCompileTime))
@@ -92,7 +99,14 @@ class BinaryReader {
     m_ok = false;
     return std::move(value);
   }
+  /// Whether count values of `size` bytes are left in the stream.
+  bool left(std::int64_t count, std::size_t size) {
+    const std::streamoff remaining = m_end - m_in.tellg();
+    return remaining >= 0 && (count == 0 || static_cast<std::uint64_t>(count) <=
+                                                static_cast<std::uint64_t>(remaining) / size);
+  }
   std::istream& m_in;
+  std::streampos m_end;
   bool m_ok = true;
 };
 

@@ -2,12 +2,32 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
-#include <string_view>
+#include <fstream>
+#include <iterator>
+#include <new>
 
+#include "core/fnv1a.hpp"
 #include "io/atomic_file.hpp"
+#include "simrun/version.hpp"
 
 namespace simrun {
+
+namespace {
+
+bool clean_build() {
+  const std::string_view hash(kGitHash);
+  return !hash.empty() && hash != "unknown" && hash.find("dirty") == std::string_view::npos;
+}
+
+std::uint64_t checksum(std::string_view payload) {
+  Fnv1a h;
+  h.bytes(payload.data(), payload.size());
+  return h.value();
+}
+
+}  // namespace
 
 std::filesystem::path user_cache_dir() {
   if (const char* dir = std::getenv("SIMRUN_CACHE_DIR"); dir && *dir) {
@@ -15,11 +35,25 @@ std::filesystem::path user_cache_dir() {
     if (value == "off" || value == "none") return {};
     return dir;
   }
+  if (!clean_build()) return {};
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     return std::filesystem::path(xdg) / "simrun";
   if (const char* home = std::getenv("HOME"); home && *home)
     return std::filesystem::path(home) / ".cache" / "simrun";
   return {};
+}
+
+std::string cache_build_id() {
+  std::string id = kGitHash;
+  id += " ";
+  id += __VERSION__;  // the compiler
+#ifdef NDEBUG
+  id += " NDEBUG";
+#endif
+#ifdef __OPTIMIZE__
+  id += " optimized";
+#endif
+  return id;
 }
 
 std::filesystem::path cache_file(const std::filesystem::path& dir, const char* prefix,
@@ -29,14 +63,36 @@ std::filesystem::path cache_file(const std::filesystem::path& dir, const char* p
   return dir / (std::string(prefix) + name);
 }
 
-bool store_cache_file(const std::filesystem::path& file, std::string_view contents) {
+bool store_cache_file(const std::filesystem::path& file, std::string_view payload) {
   try {
+    std::string contents(payload);
+    const std::uint64_t sum = checksum(payload);
+    contents.append(reinterpret_cast<const char*>(&sum), sizeof sum);
     std::filesystem::create_directories(file.parent_path());
     write_file_atomically(file, contents);
   } catch (const std::exception&) {
     return false;
   }
   return true;
+}
+
+std::optional<std::string> load_cache_file(const std::filesystem::path& file,
+                                           std::uintmax_t max_bytes) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec || size < sizeof(std::uint64_t) || size > max_bytes) return std::nullopt;
+  try {
+    std::ifstream in(file, std::ios::binary);
+    std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (contents.size() != size) return std::nullopt;  // changed while reading
+    std::uint64_t stored = 0;
+    std::memcpy(&stored, contents.data() + size - sizeof stored, sizeof stored);
+    contents.resize(size - sizeof stored);
+    if (checksum(contents) != stored) return std::nullopt;
+    return contents;
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace simrun

@@ -1,19 +1,19 @@
 #include "scene/coarsening_cache.hpp"
 
 #include <cstring>
-#include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "core/fnv1a.hpp"
 #include "io/cache_dir.hpp"
-#include "simrun/version.hpp"
 
 namespace simrun {
 
 namespace {
-// v2: the warnings of the computation follow the fields (v1 files are misses).
-constexpr char kMagic[] = "simrun-coarsening-v2";
+// v2: the warnings of the computation follow the fields (v1 files are misses). v3: a checksum
+// follows the payload (io/cache_dir.hpp).
+constexpr char kMagic[] = "simrun-coarsening-v3";
 constexpr char kWarning[] = "warning: ";
 constexpr std::int64_t kMaxWarnings = 1000, kMaxWarningLength = 1 << 20;
 
@@ -52,7 +52,7 @@ std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces&
                              const TetMesh& coarse, const std::vector<int>& fixed_vertices) {
   Fnv1a h;
   h.bytes(kMagic, sizeof kMagic);
-  h.bytes(kGitHash, std::strlen(kGitHash));  // another build may compute differently
+  h.text(cache_build_id());  // another build may compute differently
   const int options[3] = {static_cast<int>(config.method), config.coarse_normals ? 1 : 0,
                           static_cast<int>(config.boundary)};
   h.bytes(options, sizeof options);
@@ -101,8 +101,9 @@ bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key
 bool read_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
                            int num_coarse_tets, int num_coarse_vertices, int num_fine_vertices,
                            ObjectCoarsening& c) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
+  const std::optional<std::string> payload = load_cache_file(file);
+  if (!payload) return false;
+  std::istringstream in(*payload, std::ios::binary);
   char magic[sizeof kMagic] = {};
   std::uint64_t stored = 0;
   in.read(magic, sizeof magic);

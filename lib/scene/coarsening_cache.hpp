@@ -11,8 +11,8 @@
 
 namespace simrun {
 
-/// 64-bit FNV-1a hash of the inputs of coarsen_object for this object and of the build's git
-/// hash (results of another version are not reused).
+/// 64-bit FNV-1a hash of the inputs of coarsen_object for this object and of the build
+/// (cache_build_id: results of another version are not reused).
 std::uint64_t coarsening_key(const CoarseningConfig& config, const ObjectPieces& fine,
                              const TetMesh& coarse, const std::vector<int>& fixed_vertices);
 

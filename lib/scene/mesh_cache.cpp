@@ -5,18 +5,19 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <sstream>
 
 #include "core/fnv1a.hpp"
 #include "io/binary_stream.hpp"
 #include "io/cache_dir.hpp"
 #include "mesh/text_reader.hpp"
-#include "simrun/version.hpp"
 
 namespace simrun {
 
 namespace {
 
-constexpr char kMagic[] = "simrun-tetgen-mesh-v1";
+constexpr char kMagic[] = "simrun-tetgen-mesh-v2";
 constexpr std::int64_t kMaxEntries = std::int64_t{1} << 31;
 
 bool is_surface_file(const std::filesystem::path& path) {
@@ -38,7 +39,7 @@ std::uint64_t key_of(const std::filesystem::path& path, const Settings& s) {
                              std::istreambuf_iterator<char>());
   Fnv1a h;
   h.bytes(kMagic, sizeof kMagic);
-  h.text(kGitHash);  // another build may mesh differently
+  h.text(cache_build_id());  // another build may mesh differently
   h.text(path.extension().string());
   h.text(contents);
   h.pod(s.quality_ratio);
@@ -50,8 +51,9 @@ std::uint64_t key_of(const std::filesystem::path& path, const Settings& s) {
 
 bool read(const std::filesystem::path& file, std::uint64_t key, TetMesh& mesh, int& flipped,
           DecimationResult& decimation) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
+  const std::optional<std::string> payload = load_cache_file(file);
+  if (!payload) return false;
+  std::istringstream in(*payload, std::ios::binary);
   char magic[sizeof kMagic] = {};
   in.read(magic, sizeof magic);
   BinaryReader reader(in);
@@ -109,7 +111,10 @@ TetMesh load_mesh_file_cached(const std::filesystem::path& cache_dir,
   } else {
     mesh = load_mesh_file(path, quality_ratio, max_volume, target_tets, &flipped, surface_faces,
                           &simplified);
-    write(file, key, mesh, flipped, simplified);
+    // Stored only if the file still holds the contents the key was made from (not rewritten
+    // while TetGen ran).
+    if (key_of(path, Settings{quality_ratio, max_volume, target_tets, surface_faces}) == key)
+      write(file, key, mesh, flipped, simplified);
   }
   if (num_flipped) *num_flipped = flipped;
   if (decimation) *decimation = simplified;

@@ -1,24 +1,24 @@
 #include "scene/rest_eigen_cache.hpp"
 
 #include <cstring>
-#include <fstream>
+#include <optional>
+#include <sstream>
 
 #include "core/fnv1a.hpp"
 #include "io/binary_stream.hpp"
 #include "io/cache_dir.hpp"
-#include "simrun/version.hpp"
 
 namespace simrun {
 
 namespace {
 
-constexpr char kMagic[] = "simrun-rest-eigen-v1";
+constexpr char kMagic[] = "simrun-rest-eigen-v2";
 
 std::uint64_t key_of(const SpMat& K, const SpMat& M, int count,
                      const GeneralizedEigenSettings& settings) {
   Fnv1a h;
   h.bytes(kMagic, sizeof kMagic);
-  h.text(kGitHash);  // another build may solve differently
+  h.text(cache_build_id());  // another build may solve differently
   h.sparse(K);
   h.sparse(M);
   h.pod(count);
@@ -30,11 +30,12 @@ std::uint64_t key_of(const SpMat& K, const SpMat& M, int count,
 
 bool read(const std::filesystem::path& file, std::uint64_t key, Eigen::Index n, int count,
           GeneralizedEigenResult& r) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  BinaryReader reader(in);
+  const std::optional<std::string> payload = load_cache_file(file);
+  if (!payload) return false;
+  std::istringstream in(*payload, std::ios::binary);
   char magic[sizeof kMagic] = {};
   in.read(magic, sizeof magic);
+  BinaryReader reader(in);
   if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0 || reader.pod<std::uint64_t>() != key)
     return false;
   r.values = reader.matrix<VecX>(count, 1, count);

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -94,6 +95,28 @@ inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {}
 
 /// A unique folder under the system temp folder, removed at destruction (kept when the
 /// environment variable SIMRUN_KEEP_TEST_OUTPUT is set, for debugging).
+/// Sets an environment variable for the current scope (the children cli::run starts inherit it)
+/// and restores its previous value, or its absence, at the end.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : m_name(name) {
+    if (const char* old = std::getenv(name)) m_previous = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (m_previous)
+      ::setenv(m_name, m_previous->c_str(), 1);
+    else
+      ::unsetenv(m_name);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* m_name;
+  std::optional<std::string> m_previous;
+};
+
 class TempDir {
  public:
   TempDir() {

@@ -45,7 +45,7 @@ json bar_scene(const std::string& method) {
 
 TEST(CoarseningCli, HarmonicTensorsFollowTheFineRunBetterThanAveraging) {
   TempDir tmp;
-  ::setenv("SIMRUN_CACHE_DIR", (tmp / "cache").c_str(), 1);  // computed here, not read back
+  const cli::ScopedEnv cache("SIMRUN_CACHE_DIR", (tmp / "cache").string());  // computed here
   double error[3];
   const char* methods[3] = {"harmonic", "average_lame", "galerkin"};
   for (int m = 0; m < 3; ++m) {
@@ -65,7 +65,6 @@ TEST(CoarseningCli, HarmonicTensorsFollowTheFineRunBetterThanAveraging) {
       EXPECT_LT(mapped, 0.75 * error[0]);
     }
   }
-  ::unsetenv("SIMRUN_CACHE_DIR");
   // Measured: harmonic 9.7e-5 m (4.5e-5 through the display map), averaged 1.2e-3 m (the
   // slice stretches the bar by ~3 mm).
   EXPECT_LT(error[0], 0.25 * error[1]) << error[0] << " vs " << error[1];
@@ -93,7 +92,7 @@ TEST(CoarseningCli, CoarsenWritesOneTensorPerCoarseTetAndTheHarmonicFields) {
 TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
   TempDir tmp;
   const fs::path cache = tmp / "cache";
-  ::setenv("SIMRUN_CACHE_DIR", cache.c_str(), 1);
+  const cli::ScopedEnv cache_env("SIMRUN_CACHE_DIR", cache.string());
   json scene = bar_scene("harmonic");
   scene["time"]["steps"] = 3;
   const auto file = tmp.write("bar.json", scene);
@@ -101,7 +100,6 @@ TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
   const Result second = cli::run({"run", file.string(), "-o", (tmp / "b").string()});
   const Result changed = cli::run(
       {"run", file.string(), "-o", (tmp / "c").string(), "--set", "/objects/0/regions/0/E=2e5"});
-  ::unsetenv("SIMRUN_CACHE_DIR");
   ASSERT_EQ(first.code, 0) << first.describe();
   ASSERT_EQ(second.code, 0) << second.describe();
   ASSERT_EQ(changed.code, 0) << changed.describe();
@@ -121,7 +119,7 @@ TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
 /// them.
 TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
   TempDir tmp;
-  ::setenv("SIMRUN_CACHE_DIR", (tmp / "cache").c_str(), 1);  // computed, not read from a cache
+  const cli::ScopedEnv cache("SIMRUN_CACHE_DIR", (tmp / "cache").string());  // computed here
   json scene = bar_scene("harmonic");
   scene["objects"][0]["mesh"]["box"]["size"] = {1.0, 0.3, 0.2};
   scene["objects"][0]["mesh"]["box"]["cells"] = {10, 3, 2};
@@ -146,7 +144,6 @@ TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
   const Result bare =
       cli::run({"coarsen", tmp.write("wide.json", scene).string(), "-o", (tmp / "wide").string()});
   EXPECT_EQ(bare.code, 1) << bare.describe();
-  ::unsetenv("SIMRUN_CACHE_DIR");
   EXPECT_NE(bare.err.find("/objects/0/mesh: 33 coarse vertices lie only in coarse tets outside"),
             std::string::npos)
       << bare.err;

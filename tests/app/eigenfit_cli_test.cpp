@@ -284,9 +284,7 @@ namespace {
 // the cache and writes exactly what the first run wrote.
 TEST(EigenFitCli, ASecondRunReusesTheRestEigensolvesAndWritesTheSameNumbers) {
   TempDir tmp;
-  const char* previous = std::getenv("SIMRUN_CACHE_DIR");
-  const std::string restore = previous ? previous : "";
-  ::setenv("SIMRUN_CACHE_DIR", (tmp / "cache").c_str(), 1);
+  const cli::ScopedEnv cache("SIMRUN_CACHE_DIR", (tmp / "cache").string());
   json s = bar_scene("eigenfit");
   s["time"]["steps"] = 10;
   const auto scene = tmp.write("bar.json", s);
@@ -300,10 +298,6 @@ TEST(EigenFitCli, ASecondRunReusesTheRestEigensolvesAndWritesTheSameNumbers) {
   const auto other = tmp.write("other.json", s);
   const Result second = cli::run({"run", other.string(), "-o", (tmp / "second").string()});
   const Result third = cli::run({"run", scene.string(), "-o", (tmp / "third").string()});
-  if (previous)
-    ::setenv("SIMRUN_CACHE_DIR", restore.c_str(), 1);
-  else
-    ::unsetenv("SIMRUN_CACHE_DIR");
   ASSERT_EQ(second.code, 0) << second.describe();
   ASSERT_EQ(third.code, 0) << third.describe();
   for (const Result* r : {&second, &third})

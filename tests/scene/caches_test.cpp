@@ -96,14 +96,22 @@ TEST(RestEigenCache, DamagedFilesAreRecomputedAndNoFolderMeansNoCache) {
     EXPECT_EQ(cache.stored(), 1);  // rewritten
     EXPECT_NEAR((again.values - solved.values).norm(), 0.0, 1e-12 * solved.values.norm());
   }
-  {
-    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(30);  // inside the key: another input's file under this name
-    f.put('\x7f');
+  for (const std::streamoff at : {std::streamoff{25}, std::streamoff{200}}) {
+    // A flipped byte in the key (another input's entry under this name) or in the eigenvectors
+    // (bit rot): the checksum or the key turns it into a miss.
+    RestEigenCache(dir.path).solve(K, M, 3);  // rewrite a good entry first
+    {
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekg(at);
+      const char c = static_cast<char>(f.get());
+      f.seekp(at);
+      f.put(static_cast<char>(c ^ 0x10));
+    }
+    RestEigenCache cache(dir.path);
+    const GeneralizedEigenResult again = cache.solve(K, M, 3);
+    EXPECT_EQ(cache.reused(), 0) << "byte " << at;
+    EXPECT_EQ(again.values, solved.values);
   }
-  RestEigenCache cache(dir.path);
-  cache.solve(K, M, 3);
-  EXPECT_EQ(cache.reused(), 0);
 
   RestEigenCache none{fs::path()};
   EXPECT_EQ(none.solve(K, M, 3).values.size(), 3);
