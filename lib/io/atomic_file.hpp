@@ -15,7 +15,7 @@ namespace simrun {
 /// writing or renaming fails afterwards (disk full, ...). The temporary file is removed on failure.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
-/// The temporary file used for `path` by this process: ".NAME.PID.tmp" beside it.
+/// The temporary file used for `path` by this process: ".NAME.HOST.PID.tmp" beside it.
 std::filesystem::path temporary_path_for(const std::filesystem::path& path);
 
 }  // namespace simrun

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "io/atomic_file.hpp"
 #include "io/binary_stream.hpp"
 #include "io/cache_dir.hpp"
 
@@ -27,8 +28,7 @@ TEST(CacheFile, ChecksumRejectsEveryChangedOrMissingByte) {
   const std::string payload("payload\0with a zero", 19);  // a zero byte inside
   ASSERT_TRUE(store_cache_file(file, payload));
   ASSERT_EQ(load_cache_file(file), payload);
-  EXPECT_FALSE(
-      fs::exists(dir / (".test-0000000000001234.bin." + std::to_string(getpid()) + ".tmp")));
+  EXPECT_FALSE(fs::exists(temporary_path_for(file)));  // renamed, not left behind
   const std::uintmax_t size = fs::file_size(file);
   for (std::uintmax_t at = 0; at < size; ++at) {
     std::string bytes;
