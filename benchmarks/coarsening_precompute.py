@@ -26,66 +26,19 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "figures"))
-import kharevych_coarsening  # noqa: E402  (vtu_array)
 import voxel_meshes  # noqa: E402
+from organ_stand_in import CENTRE, SEMI_AXES, timed_simrun as run  # noqa: E402
+import organ_stand_in  # noqa: E402
 
-SEMI_AXES = (0.12, 0.06, 0.08)
-CENTRE = (0.0, 0.065, 0.0)
-TUBE_RADIUS = 0.009
-TUBES = [((-0.095, 0.065, 0.0), (0.02, 0.065, 0.0)), ((0.02, 0.065, 0.0), (0.085, 0.085, 0.035)),
-         ((0.02, 0.065, 0.0), (0.085, 0.045, -0.035))]
 TARGET_STEPS = 20
 TARGET_PAIRS_PER_S = 1e6
-
-
-def run(cmd, cache):
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          env=dict(os.environ, SIMRUN_CACHE_DIR=cache))
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stdout}")
-    return proc.stdout, time.monotonic() - start
-
-
-def tube_region(points):
-    near = np.zeros(len(points), dtype=bool)
-    for start, end in TUBES:
-        a, b = np.asarray(start), np.asarray(end)
-        t = np.clip((points - a) @ (b - a) / np.dot(b - a, b - a), 0.0, 1.0)
-        near |= np.linalg.norm(points - (a + t[:, None] * (b - a)), axis=1) < TUBE_RADIUS
-    return np.where(near, 2, 1)
-
-
-def fine_mesh(args, work, target, subdivisions):
-    """simrun runs TetGen on the inscribed surface and writes the rest frame; the tets, tube tets
-    tagged 2, go to a Medit file. Returns (path, tet count, tube fraction)."""
-    surface = os.path.join(work, "organ_fine.off")
-    voxel_meshes.write_ellipsoid_off(surface, CENTRE, SEMI_AXES, subdivisions, around=False)
-    scene = {"name": "organ_fine_mesh", "format": 1, "time": {"dt": 1e-3, "steps": 1},
-             "objects": [{"name": "organ", "mesh": {"file": surface, "tetgen": {"target_tets": target}},
-                          "material": {"model": "linear", "E": 1e4, "nu": 0.4, "density": 1000}}],
-             "gravity": [0, 0, 0], "output": {"every": 1, "compress": False}}
-    scene_file = os.path.join(work, "organ_fine_mesh.json")
-    with open(scene_file, "w") as f:
-        json.dump(scene, f)
-    out = os.path.join(work, "organ_fine_mesh")
-    run([args.simrun, "run", scene_file, "-o", out, "--force", "--quiet", "--threads", "1"], work)
-    frame = os.path.join(out, "frames", "000000.vtu")
-    vertices = kharevych_coarsening.vtu_array(frame, "Points").reshape(-1, 3)
-    tets = kharevych_coarsening.vtu_array(frame, "connectivity").reshape(-1, 4)
-    regions = tube_region(vertices[tets].mean(axis=1))
-    path = os.path.join(work, "organ_fine.mesh")
-    voxel_meshes.write_medit(path, vertices, tets, regions)
-    return path, len(tets), float(np.mean(regions == 2))
 
 
 def main():
@@ -96,7 +49,8 @@ def main():
     args = parser.parse_args()
     target, subdivisions = (1000, 3) if args.quick else (70000, 4)
     with tempfile.TemporaryDirectory() as work:
-        fine, fine_tets, tube_fraction = fine_mesh(args, work, target, subdivisions)
+        fine, _, tets, regions = organ_stand_in.fine_mesh(args.simrun, work, target, subdivisions)
+        fine_tets, tube_fraction = len(tets), float(np.mean(regions == 2))
         coarse = os.path.join(work, "organ_coarse.off")
         voxel_meshes.write_ellipsoid_off(coarse, CENTRE, SEMI_AXES, 1, around=True)
         scene = {"name": "organ", "format": 1, "time": {"dt": 0.005, "steps": args.steps},

@@ -63,10 +63,13 @@ std::filesystem::path cache_file(const std::filesystem::path& dir, const char* p
   return dir / (std::string(prefix) + name);
 }
 
-bool store_cache_file(const std::filesystem::path& file, std::string_view payload) {
+bool store_cache_file(const std::filesystem::path& file, std::string_view magic, std::uint64_t key,
+                      std::string_view body) {
   try {
-    std::string contents(payload);
-    const std::uint64_t sum = checksum(payload);
+    std::string contents(magic);
+    contents.append(reinterpret_cast<const char*>(&key), sizeof key);
+    contents.append(body);
+    const std::uint64_t sum = checksum(contents);
     contents.append(reinterpret_cast<const char*>(&sum), sizeof sum);
     std::filesystem::create_directories(file.parent_path());
     write_file_atomically(file, contents);
@@ -77,19 +80,24 @@ bool store_cache_file(const std::filesystem::path& file, std::string_view payloa
 }
 
 std::optional<std::string> load_cache_file(const std::filesystem::path& file,
+                                           std::string_view magic, std::uint64_t key,
                                            std::uintmax_t max_bytes) {
+  const std::size_t header = magic.size() + sizeof key, trailer = sizeof(std::uint64_t);
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  if (ec || size < sizeof(std::uint64_t) || size > max_bytes) return std::nullopt;
+  if (ec || size < header + trailer || size > max_bytes) return std::nullopt;
   try {
     std::ifstream in(file, std::ios::binary);
     std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (contents.size() != size) return std::nullopt;  // changed while reading
-    std::uint64_t stored = 0;
-    std::memcpy(&stored, contents.data() + size - sizeof stored, sizeof stored);
-    contents.resize(size - sizeof stored);
-    if (checksum(contents) != stored) return std::nullopt;
-    return contents;
+    std::uint64_t stored_sum = 0, stored_key = 0;
+    std::memcpy(&stored_sum, contents.data() + size - trailer, trailer);
+    contents.resize(size - trailer);
+    if (checksum(contents) != stored_sum) return std::nullopt;
+    std::memcpy(&stored_key, contents.data() + magic.size(), sizeof stored_key);
+    if (std::string_view(contents).substr(0, magic.size()) != magic || stored_key != key)
+      return std::nullopt;
+    return contents.substr(header);
   } catch (const std::bad_alloc&) {
     return std::nullopt;
   }

@@ -23,14 +23,18 @@ std::string cache_build_id();
 std::filesystem::path cache_file(const std::filesystem::path& dir, const char* prefix,
                                  std::uint64_t key);
 
-/// Writes `payload` and its FNV-1a checksum to `file`, creating its folder, through a temporary
-/// file of this process and a rename (io/atomic_file.hpp); false when that fails (an unwritable
-/// cache only costs the reuse).
-bool store_cache_file(const std::filesystem::path& file, std::string_view payload);
+/// Writes a cache entry: `magic` (the format and its version), `key` (what it was computed from),
+/// `body`, and an FNV-1a checksum of all three, creating the folder, through a temporary file of
+/// this process and a rename (io/atomic_file.hpp); false when that fails (an unwritable cache
+/// only costs the reuse).
+bool store_cache_file(const std::filesystem::path& file, std::string_view magic, std::uint64_t key,
+                      std::string_view body);
 
-/// The payload of a file written by store_cache_file, or nothing when it is missing, larger than
-/// max_bytes, unreadable or fails its checksum (damaged or truncated).
+/// The body of an entry written by store_cache_file with this magic and key, or nothing when the
+/// file is missing, larger than max_bytes, unreadable, fails its checksum (damaged or truncated),
+/// or holds another format or key.
 std::optional<std::string> load_cache_file(const std::filesystem::path& file,
+                                           std::string_view magic, std::uint64_t key,
                                            std::uintmax_t max_bytes = std::uintmax_t{1} << 34);
 
 }  // namespace simrun

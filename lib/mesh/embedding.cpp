@@ -210,7 +210,7 @@ Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
       double nearest = std::numeric_limits<double>::infinity();
       for (const auto& [lower_bound, t] : by_box) {
         if (lower_bound > window_of(nearest)) break;
-        const double d = point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
+        const double d = tet_distance(t);
         near.emplace_back(t, d);
         if (d < nearest || (d == nearest && t < best)) {  // the lowest index among equals
           nearest = d;

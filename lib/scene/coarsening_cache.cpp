@@ -1,6 +1,5 @@
 #include "scene/coarsening_cache.hpp"
 
-#include <cstring>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -74,8 +73,6 @@ std::filesystem::path coarsening_cache_file(const std::filesystem::path& dir, st
 bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
                             const ObjectCoarsening& c) {
   std::ostringstream out;
-  out.write(kMagic, sizeof kMagic);
-  out.write(reinterpret_cast<const char*>(&key), sizeof key);
   MatX tensors(36, static_cast<Eigen::Index>(c.tensors.size()));
   for (size_t q = 0; q < c.tensors.size(); ++q)
     tensors.col(static_cast<Eigen::Index>(q)) = Eigen::Map<const VecX>(c.tensors[q].data(), 36);
@@ -95,20 +92,15 @@ bool write_coarsening_cache(const std::filesystem::path& file, std::uint64_t key
     out.write(reinterpret_cast<const char*>(&length), sizeof length);
     out.write(w.data(), length);
   }
-  return store_cache_file(file, out.str());
+  return store_cache_file(file, kMagic, key, out.str());
 }
 
 bool read_coarsening_cache(const std::filesystem::path& file, std::uint64_t key,
                            int num_coarse_tets, int num_coarse_vertices, int num_fine_vertices,
                            ObjectCoarsening& c) {
-  const std::optional<std::string> payload = load_cache_file(file);
-  if (!payload) return false;
-  std::istringstream in(*payload, std::ios::binary);
-  char magic[sizeof kMagic] = {};
-  std::uint64_t stored = 0;
-  in.read(magic, sizeof magic);
-  in.read(reinterpret_cast<char*>(&stored), sizeof stored);
-  if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0 || stored != key) return false;
+  const std::optional<std::string> body = load_cache_file(file, kMagic, key);
+  if (!body) return false;
+  std::istringstream in(*body, std::ios::binary);
   MatX tensors, density, youngs, poisson, coarse_fields, fine_fields;
   const bool ok = get(in, 36, num_coarse_tets, tensors) && get(in, num_coarse_tets, 1, density) &&
                   get(in, num_coarse_tets, 1, youngs) && get(in, num_coarse_tets, 1, poisson) &&

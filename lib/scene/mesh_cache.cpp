@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -51,14 +50,10 @@ std::uint64_t key_of(const std::filesystem::path& path, const Settings& s) {
 
 bool read(const std::filesystem::path& file, std::uint64_t key, TetMesh& mesh, int& flipped,
           DecimationResult& decimation) {
-  const std::optional<std::string> payload = load_cache_file(file);
-  if (!payload) return false;
-  std::istringstream in(*payload, std::ios::binary);
-  char magic[sizeof kMagic] = {};
-  in.read(magic, sizeof magic);
+  const std::optional<std::string> body = load_cache_file(file, kMagic, key);
+  if (!body) return false;
+  std::istringstream in(*body, std::ios::binary);
   BinaryReader reader(in);
-  if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0 || reader.pod<std::uint64_t>() != key)
-    return false;
   mesh.vertices = reader.matrix<MatX3>(-1, 3, kMaxEntries);
   mesh.tets = reader.matrix<MatX4i>(-1, 4, kMaxEntries);
   mesh.regions = reader.array<int>(mesh.tets.rows());
@@ -77,8 +72,6 @@ bool read(const std::filesystem::path& file, std::uint64_t key, TetMesh& mesh, i
 void write(const std::filesystem::path& file, std::uint64_t key, const TetMesh& mesh, int flipped,
            const DecimationResult& decimation) {
   BinaryWriter out;
-  out.pod(kMagic);
-  out.pod(key);
   out.matrix(mesh.vertices);
   out.matrix(mesh.tets);
   out.array(mesh.regions);
@@ -87,7 +80,8 @@ void write(const std::filesystem::path& file, std::uint64_t key, const TetMesh& 
   out.pod(decimation.max_error);
   out.matrix(decimation.surface.vertices);
   out.matrix(decimation.surface.faces);
-  store_cache_file(file, out.str());  // an unwritable cache folder only costs the reuse
+  store_cache_file(file, kMagic, key,
+                   out.str());  // an unwritable cache folder only costs the reuse
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 #include "scene/rest_eigen_cache.hpp"
 
-#include <cstring>
 #include <optional>
 #include <sstream>
 
@@ -30,14 +29,10 @@ std::uint64_t key_of(const SpMat& K, const SpMat& M, int count,
 
 bool read(const std::filesystem::path& file, std::uint64_t key, Eigen::Index n, int count,
           GeneralizedEigenResult& r) {
-  const std::optional<std::string> payload = load_cache_file(file);
-  if (!payload) return false;
-  std::istringstream in(*payload, std::ios::binary);
-  char magic[sizeof kMagic] = {};
-  in.read(magic, sizeof magic);
+  const std::optional<std::string> body = load_cache_file(file, kMagic, key);
+  if (!body) return false;
+  std::istringstream in(*body, std::ios::binary);
   BinaryReader reader(in);
-  if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0 || reader.pod<std::uint64_t>() != key)
-    return false;
   r.values = reader.matrix<VecX>(count, 1, count);
   r.vectors = reader.matrix<MatX>(n, count, n * count);
   r.iterations = reader.pod<int>();
@@ -49,14 +44,12 @@ bool read(const std::filesystem::path& file, std::uint64_t key, Eigen::Index n, 
 
 bool write(const std::filesystem::path& file, std::uint64_t key, const GeneralizedEigenResult& r) {
   BinaryWriter out;
-  out.pod(kMagic);
-  out.pod(key);
   out.matrix(r.values);
   out.matrix(r.vectors);
   out.pod(r.iterations);
   out.pod(r.operator_products);
   out.pod(r.shift);
-  return store_cache_file(file, out.str());
+  return store_cache_file(file, kMagic, key, out.str());
 }
 
 }  // namespace

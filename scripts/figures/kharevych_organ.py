@@ -41,25 +41,19 @@ import csv
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
 
-import kharevych_coarsening
 import plotting
 import sweep_runs
 import voxel_meshes
+import organ_stand_in
+from organ_stand_in import CENTRE, SEMI_AXES, VESSELS, timed_simrun
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SEMI_AXES = (0.12, 0.06, 0.08)
-CENTRE = (0.0, 0.065, 0.0)  # bottom 5 mm above the floor
-VESSEL_RADIUS = 0.009
-# Vessel tree: (start, end) segments; the two branches end near the surface on the +x side.
-VESSELS = [((-0.095, 0.065, 0.0), (0.02, 0.065, 0.0)), ((0.02, 0.065, 0.0), (0.085, 0.085, 0.035)),
-           ((0.02, 0.065, 0.0), (0.085, 0.045, -0.035))]
 METHODS = ["harmonic", "average_lame", "none"]
 TIMEOUT = 1800  # s, per simrun call
 THESIS_SPEEDUP = 100
@@ -77,20 +71,6 @@ def check(claim, ok):
     print(f"  [{'ok' if ok else 'FAILED'}] {claim}")
     if not ok:
         failures.append(claim)
-
-
-def segment_distance(cx, cy, cz, start, end):
-    p = np.stack([cx, cy, cz], axis=-1)
-    a, b = np.asarray(start), np.asarray(end)
-    t = np.clip(((p - a) @ (b - a)) / np.dot(b - a, b - a), 0.0, 1.0)
-    return np.linalg.norm(p - (a + t[..., None] * (b - a)), axis=-1)
-
-
-def vessel_region(cx, cy, cz):
-    near = np.zeros(cx.shape, dtype=bool)
-    for start, end in VESSELS:
-        near |= segment_distance(cx, cy, cz, start, end) < VESSEL_RADIUS
-    return np.where(near, 2, 1)
 
 
 def scene(coarse_off, fine_mesh, dt, steps, track):
@@ -112,39 +92,6 @@ def scene(coarse_off, fine_mesh, dt, steps, track):
         "reference": {"run": True, "track": track},
         "output": {"dir": "out/organ", "every": steps, "frames": []},
     }
-
-
-def fine_mesh_through_simrun(args, work, target_tets, subdivisions):
-    """The fine mesh: simrun runs TetGen on the inscribed ellipsoid surface and writes its rest
-    frame; the tets (vessel tets tagged 2 by centroid) go to a Medit file. Returns (path,
-    vertices, tet count, regions)."""
-    surface = os.path.join(work, "organ_fine.off")
-    voxel_meshes.write_ellipsoid_off(surface, CENTRE, SEMI_AXES, subdivisions, around=False)
-    mesher = {"name": "organ_fine_mesh", "format": 1, "time": {"dt": 1e-3, "steps": 1},
-              "objects": [{"name": "organ", "mesh": {"file": surface, "tetgen": {"target_tets": target_tets}},
-                           "material": {"model": "linear", "E": 1e4, "nu": 0.4, "density": 1000}}],
-              "gravity": [0, 0, 0], "output": {"every": 1, "compress": False}}
-    scene_file = os.path.join(work, "organ_fine_mesh.json")
-    with open(scene_file, "w") as f:
-        json.dump(mesher, f)
-    out = os.path.join(work, "organ_fine_mesh")
-    proc = subprocess.run([args.simrun, "run", scene_file, "-o", out, "--force", "--quiet", "--threads", "1"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
-    if proc.returncode != 0:
-        raise SystemExit(f"meshing the fine organ failed:\n{proc.stdout}")
-    frame = os.path.join(out, "frames", "000000.vtu")
-    vertices = kharevych_coarsening.vtu_array(frame, "Points").reshape(-1, 3)
-    tets = kharevych_coarsening.vtu_array(frame, "connectivity").reshape(-1, 4)
-    centroids = vertices[tets].mean(axis=1)
-    regions = vessel_region(centroids[:, 0], centroids[:, 1], centroids[:, 2])
-    path = os.path.join(work, "organ_fine.mesh")
-    with open(path, "w") as f:
-        f.write(f"MeshVersionFormatted 2\nDimension 3\nVertices\n{len(vertices)}\n")
-        np.savetxt(f, np.column_stack([vertices, np.zeros(len(vertices))]), fmt="%.17g %.17g %.17g %d")
-        f.write(f"Tetrahedra\n{len(tets)}\n")
-        np.savetxt(f, np.column_stack([tets + 1, regions]), fmt="%d")
-        f.write("End\n")
-    return path, vertices, len(tets), regions
 
 
 # Top of the surface at x = -+0.08 m, z = 0: the tissue-only side (the trunk runs along x below
@@ -172,24 +119,13 @@ def run_alone(args, scene_file, out, sets, cache):
     """`simrun run` without the reference run; (stepping s, whole process s)."""
     cmd = [args.simrun, "run", scene_file, "-o", out, "--force", "--quiet", "--threads", "1",
            "--set", "/reference/run=false"] + [a for s in sets for a in ("--set", s)]
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT,
-                          env=dict(os.environ, SIMRUN_CACHE_DIR=cache))
-    wall = time.monotonic() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stdout}")
+    _, wall = timed_simrun(cmd, cache, TIMEOUT)
     return json.load(open(os.path.join(out, "run.json")))["wall_seconds"]["stepping"], wall
 
 
 def coarsen_timing(args, scene_file, out, cache):
     """`simrun coarsen` on an empty cache: (whole process s, report.txt's timing lines)."""
-    cmd = [args.simrun, "coarsen", scene_file, "-o", out, "--threads", "1"]
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT,
-                          env=dict(os.environ, SIMRUN_CACHE_DIR=cache))
-    wall = time.monotonic() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stdout}")
+    _, wall = timed_simrun([args.simrun, "coarsen", scene_file, "-o", out, "--threads", "1"], cache, TIMEOUT)
     with open(os.path.join(out, "report.txt")) as f:
         lines = [line.rstrip() for line in f if re.search(r"\d s\b|seconds|time", line)]
     return wall, lines
@@ -209,7 +145,9 @@ def main():
     fine_target, subdivisions = (1000, 3) if args.quick else (25000, 4)
     dt, steps = 0.005, (30 if args.quick else 60)
     with tempfile.TemporaryDirectory() as work:
-        fine_mesh, vertices, fine_tets, regions = fine_mesh_through_simrun(args, work, fine_target, subdivisions)
+        fine_mesh, vertices, tets, regions = organ_stand_in.fine_mesh(args.simrun, work, fine_target,
+                                                                      subdivisions, TIMEOUT)
+        fine_tets = len(tets)
         coarse_off = os.path.join(work, "organ_coarse.off")
         voxel_meshes.write_ellipsoid_off(coarse_off, CENTRE, SEMI_AXES, 1, around=True)
         track = tracked_vertices(vertices)

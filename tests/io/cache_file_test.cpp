@@ -26,9 +26,11 @@ TEST(CacheFile, ChecksumRejectsEveryChangedOrMissingByte) {
   const fs::path file = cache_file(dir, "test", 0x1234);
   EXPECT_EQ(file.filename(), "test-0000000000001234.bin");
   const std::string payload("payload\0with a zero", 19);  // a zero byte inside
-  ASSERT_TRUE(store_cache_file(file, payload));
-  ASSERT_EQ(load_cache_file(file), payload);
-  EXPECT_FALSE(fs::exists(temporary_path_for(file)));  // renamed, not left behind
+  ASSERT_TRUE(store_cache_file(file, "magic-v1", 0x1234, payload));
+  ASSERT_EQ(load_cache_file(file, "magic-v1", 0x1234), payload);
+  EXPECT_FALSE(load_cache_file(file, "magic-v2", 0x1234).has_value());  // another format
+  EXPECT_FALSE(load_cache_file(file, "magic-v1", 0x1235).has_value());  // another key
+  EXPECT_FALSE(fs::exists(temporary_path_for(file)));                   // renamed, not left behind
   const std::uintmax_t size = fs::file_size(file);
   for (std::uintmax_t at = 0; at < size; ++at) {
     std::string bytes;
@@ -39,12 +41,12 @@ TEST(CacheFile, ChecksumRejectsEveryChangedOrMissingByte) {
     bytes[at] = static_cast<char>(bytes[at] ^ 0x01);
     const fs::path flipped = dir / "flipped.bin";
     std::ofstream(flipped, std::ios::binary) << bytes;
-    EXPECT_FALSE(load_cache_file(flipped).has_value()) << "byte " << at;
+    EXPECT_FALSE(load_cache_file(flipped, "magic-v1", 0x1234).has_value()) << "byte " << at;
   }
   fs::resize_file(file, size - 1);
-  EXPECT_FALSE(load_cache_file(file).has_value());
-  EXPECT_FALSE(load_cache_file(dir / "missing.bin").has_value());
-  EXPECT_FALSE(load_cache_file(file, 4).has_value());  // over the size cap
+  EXPECT_FALSE(load_cache_file(file, "magic-v1", 0x1234).has_value());
+  EXPECT_FALSE(load_cache_file(dir / "missing.bin", "magic-v1", 0x1234).has_value());
+  EXPECT_FALSE(load_cache_file(file, "magic-v1", 0x1234, 4).has_value());  // over the size cap
   fs::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -181,9 +182,10 @@ TEST(MeshCache, DamagedEntriesAreMeshedAgainAndVolumeFilesAreNotCached) {
   ASSERT_EQ(dir.files(), 1);
   const fs::path file = fs::directory_iterator(dir.path)->path();
   {
-    // A vertex index past the end (bit rot in the tets): must not be used.
+    // A vertex index past the end (bit rot in the tets; the checksum rejects it): not used.
+    // Layout: magic (no terminator), key, the vertices' rows and cols and entries, the tets'.
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    const auto tets_at = static_cast<std::streamoff>(sizeof("simrun-tetgen-mesh-v1") + 8 + 16 +
+    const auto tets_at = static_cast<std::streamoff>(std::strlen("simrun-tetgen-mesh-v2") + 8 + 16 +
                                                      sizeof(double) * meshed.vertices.size() + 16);
     f.seekp(tets_at);
     const int bad = 1 << 30;
