@@ -26,10 +26,11 @@ class SubspaceLevel {
   /// The assembled alternative: R = U^T H U as a dense matrix, shifted by 1e-12 of its largest
   /// diagonal entry so that directions U cannot move (a zero column: a handle whose support is a
   /// single vertex has no linear DOFs) stay solvable, and factorized (LLT, LDLT when H is not
-  /// positive definite). By rows i of H: T_i = sum_j H_ij U_j (a dense scratch row), then
-  /// R += U_i^T T_i, so the cost is about nnz(H) nnz(U row) + nnz(U) nnz(T row), never a
+  /// positive definite; with require_positive a failed LLT is kNumericalIssue instead, since
+  /// U^T H U indefinite proves H indefinite). By rows i of H: T_i = sum_j H_ij U_j (a dense scratch
+  /// row), then R += U_i^T T_i, so the cost is about nnz(H) nnz(U row) + nnz(U) nnz(T row), never a
   /// general sparse-sparse product.
-  Status assemble(const RowSpMat& H) {
+  Status assemble(const RowSpMat& H, bool require_positive) {
     const int size = this->size();
     // Rows split over the threads, each with a reduced matrix of its own (lower triangle only:
     // the Cholesky reads no more), summed at the end; small systems and meshes stay serial.
@@ -66,6 +67,7 @@ class SubspaceLevel {
     reduced.diagonal().array() += shift;
     m_llt.compute(reduced);
     m_use_ldlt = m_llt.info() != Eigen::Success;
+    if (m_use_ldlt && require_positive) return Status::kNumericalIssue;
     if (m_use_ldlt) {
       m_ldlt.compute(reduced);
       if (m_ldlt.info() != Eigen::Success) return Status::kNumericalIssue;
@@ -118,9 +120,9 @@ class SubspaceLevel {
 
   /// Block-Jacobi PCG on U^T H U q = U^T r (products U^T (H (U q)), never forming U^T H U);
   /// returns U q. Stops at the relative tolerance, the iteration cap, or at non-positive
-  /// curvature (keeping the iterate so far).
+  /// curvature (keeping the iterate so far; `indefinite` is then set).
   VecX solve(const RowSpMat& H, const VecX& r, double tolerance, int max_iterations,
-             int& iterations) const {
+             int& iterations, bool& indefinite) const {
     const VecX rhs = m_U.transpose() * r;
     VecX q = VecX::Zero(rhs.size());
     const double target = tolerance * rhs.norm();
@@ -134,7 +136,10 @@ class SubspaceLevel {
       const VecX Up = m_U * p;
       const VecX Ap = m_U.transpose() * (H * Up);
       const double curvature = p.dot(Ap);
-      if (!(curvature > 0.0)) break;
+      if (!(curvature > 0.0)) {
+        indefinite = true;
+        break;
+      }
       const double alpha = rz / curvature;
       q.noalias() += alpha * p;
       residual.noalias() -= alpha * Ap;
@@ -194,6 +199,7 @@ class MultilevelSolver final : public LinearSolver {
     if (!m_ready)
       throw std::logic_error("MultilevelSolver::solve without a successful factorize()");
     const Timer timer;
+    m_met_indefinite = false;
     VecX d = VecX::Zero(b.size());
     VecX r = b;
     subspace_stage(m_affine, 0, r, d);  // Alg. 2: affine level on -g ...
@@ -217,6 +223,10 @@ class MultilevelSolver final : public LinearSolver {
 
   const LinearSolverStats& stats() const override { return m_stats; }
   void reset_stats() override { m_stats = LinearSolverStats{}; }
+  /// Non-positive curvature met by a stage, after a set-up that required a positive definite
+  /// matrix: the stages' answers are truncated (they kept what they had), and on the hoop
+  /// stand-in such directions took Newton 4x the iterations (docs/multilevel.md).
+  bool solve_proved_indefinite() const override { return m_require_positive && m_met_indefinite; }
   const VecX* subspace_direction() const override {
     return m_subspace_direction.size() ? &m_subspace_direction : nullptr;
   }
@@ -227,6 +237,7 @@ class MultilevelSolver final : public LinearSolver {
     const Timer timer;
     ++m_stats.factorizations;
     m_ready = false;
+    m_require_positive = require_positive;
     if (A.rows() != m_bases->affine.rows() || A.rows() != m_bases->sms.rows())
       throw std::logic_error("MultilevelSolver: the matrix does not match the bases' DOFs");
     m_matrix = A.selfadjointView<Eigen::Lower>();
@@ -244,7 +255,8 @@ class MultilevelSolver final : public LinearSolver {
     for (SubspaceLevel* level : {&m_affine, &m_sms}) {
       if (level->size() == 0) continue;
       if (m_settings.products == MultilevelSolverSettings::Products::kAssembled) {
-        if (level->assemble(subspace_matrix) != Status::kSuccess) return Status::kNumericalIssue;
+        if (level->assemble(subspace_matrix, require_positive) != Status::kSuccess)
+          return Status::kNumericalIssue;
       } else {
         level->build_preconditioner(subspace_matrix);
       }
@@ -262,10 +274,11 @@ class MultilevelSolver final : public LinearSolver {
     const Timer timer;
     const RowSpMat& H = m_separate_subspace ? m_subspace_matrix : m_matrix;
     int iterations = 0;
-    const VecX step = m_settings.products == MultilevelSolverSettings::Products::kAssembled
-                          ? level.solve_assembled(r)
-                          : level.solve(H, r, m_settings.subspace_tolerance,
-                                        m_settings.subspace_max_iterations, iterations);
+    const VecX step =
+        m_settings.products == MultilevelSolverSettings::Products::kAssembled
+            ? level.solve_assembled(r)
+            : level.solve(H, r, m_settings.subspace_tolerance, m_settings.subspace_max_iterations,
+                          iterations, m_met_indefinite);
     d += step;
     r.noalias() -= H * step;
     m_stats.level_iterations[index] += iterations;
@@ -285,7 +298,10 @@ class MultilevelSolver final : public LinearSolver {
     for (; k < m_settings.fine_iterations && rz > 0.0; ++k) {
       Ap.noalias() = m_matrix * p;
       const double curvature = p.dot(Ap);
-      if (!(curvature > 0.0)) break;
+      if (!(curvature > 0.0)) {
+        m_met_indefinite = true;
+        break;
+      }
       const double alpha = rz / curvature;
       x.noalias() += alpha * p;
       residual.noalias() -= alpha * Ap;
@@ -309,6 +325,8 @@ class MultilevelSolver final : public LinearSolver {
   SpMat m_lagged_sum, m_subspace_sum;  ///< the parts' sums (patterns kept between calls)
   VecX m_inverse_diagonal;
   bool m_ready = false;
+  bool m_require_positive = false;  ///< the last set-up required a positive definite matrix
+  bool m_met_indefinite = false;    ///< the last solve met non-positive curvature
   LinearSolverStats m_stats;
   VecX m_subspace_direction;
 };

@@ -76,6 +76,12 @@ class LinearSolver : public InverseOperator {
   void solve(const MatX& B, MatX& X) override = 0;
   virtual const LinearSolverStats& stats() const = 0;
   virtual void reset_stats() = 0;
+  /// Iterative solvers: the last solve() met a direction of non-positive curvature of a matrix
+  /// set up as positive definite (factorize_positive_definite, factorize_parts with
+  /// require_positive), which proves it indefinite; the answer is a truncated one. Newton's
+  /// `auto` projection then projects the Hessian and solves again. Direct solvers find out in
+  /// the factorization: false.
+  virtual bool solve_proved_indefinite() const { return false; }
   /// Solvers that build their answer in a subspace first (the multilevel solver): that part of
   /// the last solve's answer (d_s of Trusty et al., Alg. 1), for Newton's direction stop; null
   /// for the others.

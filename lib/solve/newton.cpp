@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 #include "core/pattern_algebra.hpp"
 #include "core/timer.hpp"
@@ -68,57 +67,40 @@ void whole_from_parts(const HessianParts& parts, SpMat& H) {
   assign_combination(H, {{1.0, &parts.fresh}, {1.0, &parts.elastic_lagged}});
 }
 
-/// Assembles the Newton matrix in parts and sets the solver up with it, per
-/// settings.projection as factorize_newton_matrix; nullopt when the objective has no parts.
-std::optional<bool> factorize_newton_parts(NewtonObjective& objective, const VecX& x,
-                                           LinearSolver& solver, const NewtonSettings& settings,
-                                           NewtonWorkspace& workspace, NewtonStats& stats) {
-  const HessianParts& parts = workspace.parts;
-  switch (settings.projection) {
-    case HessianProjection::kAlways:
-      if (!assemble_hessian_parts(objective, x, true, settings, workspace, stats)) return {};
-      ++stats.projected_iterations;
-      return solver.factorize_parts(parts, false) == Status::kSuccess;
-    case HessianProjection::kNever:
-      if (!assemble_hessian_parts(objective, x, false, settings, workspace, stats)) return {};
-      return solver.factorize_parts(parts, false) == Status::kSuccess;
-    case HessianProjection::kAuto:
-      if (!assemble_hessian_parts(objective, x, false, settings, workspace, stats)) return {};
-      if (solver.factorize_parts(parts, true) == Status::kSuccess) return true;
-      assemble_hessian_parts(objective, x, true, settings, workspace, stats);
-      ++stats.projected_iterations;
-      return solver.factorize_parts(parts, false) == Status::kSuccess;
-  }
-  return false;
+/// Assembles the PSD-projected Newton matrix (in parts for the solvers that take parts, when the
+/// objective can split it) and sets the solver up with it; true on success.
+bool factorize_projected_newton_matrix(NewtonObjective& objective, const VecX& x,
+                                       LinearSolver& solver, const NewtonSettings& settings,
+                                       NewtonWorkspace& workspace, NewtonStats& stats) {
+  ++stats.projected_iterations;
+  if (solver.uses_hessian_parts() &&
+      assemble_hessian_parts(objective, x, true, settings, workspace, stats))
+    return solver.factorize_parts(workspace.parts, false) == Status::kSuccess;
+  assemble_hessian(objective, x, workspace.H, true, stats);
+  return solver.factorize(workspace.H) == Status::kSuccess;
 }
 
-/// Assembles and factorizes the Newton matrix per settings.projection; true on success.
+/// Assembles and factorizes the Newton matrix per settings.projection (the true Hessian in
+/// residual mode); true on success. `auto` tries the true Hessian as positive definite first.
 bool factorize_newton_matrix(NewtonObjective& objective, const VecX& x, LinearSolver& solver,
                              const NewtonSettings& settings, NewtonWorkspace& workspace,
                              NewtonStats& stats) {
   const bool residual_mode = settings.mode == NewtonMode::kResidual;
-  if (!residual_mode && solver.uses_hessian_parts()) {
-    const std::optional<bool> done =
-        factorize_newton_parts(objective, x, solver, settings, workspace, stats);
-    if (done) return *done;
+  const HessianProjection projection =
+      residual_mode ? HessianProjection::kNever : settings.projection;
+  if (projection == HessianProjection::kAlways)
+    return factorize_projected_newton_matrix(objective, x, solver, settings, workspace, stats);
+  const bool require_positive = projection == HessianProjection::kAuto;
+  if (!residual_mode && solver.uses_hessian_parts() &&
+      assemble_hessian_parts(objective, x, false, settings, workspace, stats)) {
+    if (solver.factorize_parts(workspace.parts, require_positive) == Status::kSuccess) return true;
+  } else {
+    assemble_hessian(objective, x, workspace.H, false, stats);
+    if (!require_positive) return solver.factorize(workspace.H) == Status::kSuccess;
+    if (solver.factorize_positive_definite(workspace.H) == Status::kSuccess) return true;
   }
-  SpMat& H = workspace.H;
-  switch (residual_mode ? HessianProjection::kNever : settings.projection) {
-    case HessianProjection::kAlways:
-      assemble_hessian(objective, x, H, true, stats);
-      ++stats.projected_iterations;
-      return solver.factorize(H) == Status::kSuccess;
-    case HessianProjection::kNever:
-      assemble_hessian(objective, x, H, false, stats);
-      return solver.factorize(H) == Status::kSuccess;
-    case HessianProjection::kAuto:
-      assemble_hessian(objective, x, H, false, stats);
-      if (solver.factorize_positive_definite(H) == Status::kSuccess) return true;
-      assemble_hessian(objective, x, H, true, stats);
-      ++stats.projected_iterations;
-      return solver.factorize(H) == Status::kSuccess;
-  }
-  return false;
+  return require_positive &&
+         factorize_projected_newton_matrix(objective, x, solver, settings, workspace, stats);
 }
 
 /// Backtracking on Phi (minimization). Returns the accepted alpha, or 0 when none was found;
@@ -243,6 +225,19 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
       }
       if (factorized) {
         solver.solve(g, dx);
+        // `auto` with an iterative solver: a solve that met non-positive curvature proved the
+        // true Hessian indefinite after all (a positive diagonal and, for the multilevel
+        // solver, positive definite subspace matrices could not); its truncated answer is a
+        // poor direction, so project and solve again.
+        if (settings.projection == HessianProjection::kAuto && !residual_mode &&
+            solver.solve_proved_indefinite()) {
+          kept = false;
+          factorized =
+              factorize_projected_newton_matrix(objective, x, solver, settings, workspace, stats);
+          workspace.factorized = factorized;
+          if (!factorized) break;
+          solver.solve(g, dx);
+        }
         dx = -dx;
         // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails too.
         newton_direction = residual_mode ? dx.allFinite() : g.dot(dx) < 0.0;

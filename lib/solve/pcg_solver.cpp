@@ -41,12 +41,14 @@ class PcgSolver final : public LinearSolver {
 
   const LinearSolverStats& stats() const override { return m_stats; }
   void reset_stats() override { m_stats = LinearSolverStats{}; }
+  bool solve_proved_indefinite() const override { return m_proved_indefinite; }
 
  private:
   Status setup(const SpMat& A, bool require_positive) {
     const Timer timer;
     ++m_stats.factorizations;
     m_ready = false;
+    m_require_positive = require_positive;
     m_matrix = A.selfadjointView<Eigen::Lower>();
     m_inverse_diagonal = m_matrix.diagonal();
     for (Eigen::Index i = 0; i < m_inverse_diagonal.size(); ++i) {
@@ -65,9 +67,11 @@ class PcgSolver final : public LinearSolver {
   /// it stops with the iterate so far, which, like every CG iterate from 0, is a descent
   /// direction of the quadratic model; when that happens at the first iteration it returns the
   /// preconditioned right-hand side D^{-1} b instead (truncated Newton-CG, Nocedal & Wright
-  /// Alg. 7.1).
+  /// Alg. 7.1). After factorize_positive_definite that proves A indefinite
+  /// (solve_proved_indefinite(), so Newton's `auto` projects).
   void solve_one(const VecX& b, VecX& x) {
     x.setZero(b.size());
+    m_proved_indefinite = false;
     const double b_norm = b.norm();
     m_stats.residual = 0.0;
     if (b_norm == 0.0) return;
@@ -81,6 +85,7 @@ class PcgSolver final : public LinearSolver {
       Ap.noalias() = m_matrix * p;
       const double curvature = p.dot(Ap);
       if (!(curvature > 0.0)) {
+        m_proved_indefinite = m_require_positive;
         if (k == 0) x = z;
         break;
       }
@@ -107,6 +112,8 @@ class PcgSolver final : public LinearSolver {
   RowSpMat m_matrix;
   VecX m_inverse_diagonal;
   bool m_ready = false;
+  bool m_require_positive = false;   ///< set up by factorize_positive_definite
+  bool m_proved_indefinite = false;  ///< the last solve met non-positive curvature
   LinearSolverStats m_stats;
 };
 

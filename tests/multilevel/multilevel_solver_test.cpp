@@ -237,5 +237,47 @@ TEST(MultilevelSolver, NegativeDiagonalIsReportedAndSolveNeedsAFactorization) {
   EXPECT_EQ(solver->factorize_positive_definite(negative), Status::kNumericalIssue);
 }
 
+/// H with one negative-curvature direction hidden behind a positive diagonal: the rank-one
+/// update H - c v v^T with v a translation along x (only the small mass resists it) and
+/// c v^T v v^T v = 2 v^T H v, a negative curvature that the diagonal test cannot catch.
+SpMat indefinite_with_positive_diagonal(const Problem& p, VecX& v) {
+  v = VecX::Zero(p.H.rows());
+  for (Eigen::Index i = 0; i < v.size(); i += 3) v[i] = 1.0;
+  const double rayleigh = v.dot(p.H * v) / v.squaredNorm();
+  const MatX update = (2.0 * rayleigh / v.squaredNorm()) * v * v.transpose();
+  SpMat H = (MatX(p.H) - update).sparseView();
+  return H;
+}
+
+TEST(MultilevelSolver, IndefiniteMatricesAreReportedWhenAPositiveDefiniteOneWasRequired) {
+  const Problem p = make_problem();
+  VecX v;
+  const SpMat H = indefinite_with_positive_diagonal(p, v);
+  ASSERT_GT(H.diagonal().minCoeff(), 0.0);
+  ASSERT_LT(v.dot(H * v), 0.0);
+  // Assembled subspace solves: U^T H U is indefinite too (v is affine), so the set-up itself
+  // refuses, before any solve.
+  MultilevelSolverSettings assembled;
+  assembled.products = MultilevelSolverSettings::Products::kAssembled;
+  EXPECT_EQ(make_multilevel_solver(p.bases, assembled)->factorize_positive_definite(H),
+            Status::kNumericalIssue);
+  // Matrix-free: the set-up (diagonal, 12x12 blocks) passes; a stage meets the negative
+  // curvature and says so.
+  auto matrix_free = make_multilevel_solver(p.bases);
+  ASSERT_EQ(matrix_free->factorize_positive_definite(H), Status::kSuccess);
+  VecX d;
+  matrix_free->solve(p.b, d);
+  EXPECT_TRUE(matrix_free->solve_proved_indefinite());
+  // Not required to be positive definite (`projection: never`): the stages keep what they have
+  // and nothing is reported; an SPD matrix is never reported.
+  ASSERT_EQ(matrix_free->factorize(H), Status::kSuccess);
+  matrix_free->solve(p.b, d);
+  EXPECT_FALSE(matrix_free->solve_proved_indefinite());
+  EXPECT_EQ(make_multilevel_solver(p.bases, assembled)->factorize(H), Status::kSuccess);
+  ASSERT_EQ(matrix_free->factorize_positive_definite(p.H), Status::kSuccess);
+  matrix_free->solve(p.b, d);
+  EXPECT_FALSE(matrix_free->solve_proved_indefinite());
+}
+
 }  // namespace
 }  // namespace simrun

@@ -179,6 +179,46 @@ TEST(Newton, FallsBackToGradientStepOnIndefiniteHessian) {
   EXPECT_NEAR(x[1], -1.0, 1e-9);
 }
 
+/// A double well along u = (x0 + x1)/sqrt 2 and a stiff spring along w = (x0 - x1)/sqrt 2:
+/// Phi = u^4/4 - u^2/2 + 2 w^2. The Hessian R^T diag(3u^2 - 1, 4) R has the positive diagonal
+/// (3u^2 + 3)/2 everywhere but is indefinite for |u| < 1/sqrt 3, which only a solve can find.
+/// The projection takes |3u^2 - 1|.
+class RotatedDoubleWell : public NewtonObjective {
+ public:
+  double value(const VecX& x) override {
+    const double u = (x[0] + x[1]) / std::sqrt(2.0), w = (x[0] - x[1]) / std::sqrt(2.0);
+    return 0.25 * std::pow(u, 4) - 0.5 * u * u + 2.0 * w * w;
+  }
+  void gradient(const VecX& x, VecX& g) override {
+    const double u = (x[0] + x[1]) / std::sqrt(2.0), w = (x[0] - x[1]) / std::sqrt(2.0);
+    const double du = u * u * u - u, dw = 4.0 * w;
+    g = (VecX(2) << du + dw, du - dw).finished() / std::sqrt(2.0);
+  }
+  void hessian(const VecX& x, SpMat& H, bool project) override {
+    const double u = (x[0] + x[1]) / std::sqrt(2.0);
+    const double huu = project ? std::abs(3.0 * u * u - 1.0) : 3.0 * u * u - 1.0, hww = 4.0;
+    Eigen::Matrix2d dense;
+    dense << huu + hww, huu - hww, huu - hww, huu + hww;
+    H = (0.5 * dense).sparseView();
+  }
+};
+
+TEST(Newton, AutoProjectsWhenAnIterativeSolveProvesTheHessianIndefinite) {
+  // The diagonal test passes, so only the CG solve meets the negative curvature; `auto` must
+  // then project (projected_iterations) rather than step along the truncated answer.
+  RotatedDoubleWell phi;
+  VecX x = (VecX(2) << 0.2, -0.1).finished();  // u = 0.07, inside the indefinite band
+  auto solver = make_pcg_solver({1e-12, 100});
+  NewtonSettings settings;
+  settings.tolerance = 1e-10;
+  settings.projection = HessianProjection::kAuto;
+  const NewtonStats stats = newton_minimize(phi, x, *solver, settings);
+  ASSERT_EQ(stats.status, Status::kSuccess);
+  EXPECT_GT(stats.projected_iterations, 0);
+  EXPECT_NEAR((x[0] + x[1]) / std::sqrt(2.0), 1.0, 1e-9);  // the well on u's side
+  EXPECT_NEAR(x[0] - x[1], 0.0, 1e-9);
+}
+
 class NanGradient : public NewtonObjective {
  public:
   double value(const VecX&) override { return 0.0; }
