@@ -137,7 +137,8 @@ class SubspaceLevel {
       const VecX Ap = m_U.transpose() * (H * Up);
       const double curvature = p.dot(Ap);
       if (!(curvature > 0.0)) {
-        indefinite = true;
+        // p = 0 (a residual in the blocks' null space) proves nothing about H.
+        if (p.squaredNorm() > 0.0) indefinite = true;
         break;
       }
       const double alpha = rz / curvature;
@@ -174,9 +175,11 @@ class MultilevelSolver final : public LinearSolver {
         m_affine(m_bases->affine),
         m_sms(m_bases->sms) {}
 
-  Status factorize(const SpMat& A) override { return setup(A, nullptr, false); }
+  Status factorize(const SpMat& A) override { return setup(A, nullptr, false, true); }
   /// As the PCG baseline: a non-positive diagonal entry proves A indefinite.
-  Status factorize_positive_definite(const SpMat& A) override { return setup(A, nullptr, true); }
+  Status factorize_positive_definite(const SpMat& A) override {
+    return setup(A, nullptr, true, true);
+  }
 
   bool uses_hessian_parts() const override { return m_settings.hessian_parts; }
   /// H_lag = fresh + elastic_lagged for the polish, H_sub = fresh + elastic_cubature for the
@@ -192,7 +195,8 @@ class MultilevelSolver final : public LinearSolver {
       m_subspace_sum.prune(0.0);
     }
     m_stats.factor_seconds += timer.seconds();
-    return setup(m_lagged_sum, parts.has_cubature ? &m_subspace_sum : nullptr, require_positive);
+    return setup(m_lagged_sum, parts.has_cubature ? &m_subspace_sum : nullptr, require_positive,
+                 false);
   }
 
   void solve(const VecX& b, VecX& x) override {
@@ -223,21 +227,27 @@ class MultilevelSolver final : public LinearSolver {
 
   const LinearSolverStats& stats() const override { return m_stats; }
   void reset_stats() override { m_stats = LinearSolverStats{}; }
-  /// Non-positive curvature met by a stage, after a set-up that required a positive definite
-  /// matrix: the stages' answers are truncated (they kept what they had), and on the hoop
-  /// stand-in such directions took Newton 4x the iterations (docs/multilevel.md).
-  bool solve_proved_indefinite() const override { return m_require_positive && m_met_indefinite; }
+  /// Non-positive curvature met by a stage, after a set-up that required the whole Hessian to be
+  /// positive definite: the stages' answers are truncated (they kept what they had), and on the
+  /// hoop stand-in such directions took Newton 4x the iterations (docs/multilevel.md). Never
+  /// with the Hessian in parts: a cubature or lagged elastic part can be indefinite where the
+  /// true Hessian is not, so it proves nothing about it.
+  bool solve_proved_indefinite() const override {
+    return m_require_positive && m_whole_hessian && m_met_indefinite;
+  }
   const VecX* subspace_direction() const override {
     return m_subspace_direction.size() ? &m_subspace_direction : nullptr;
   }
 
  private:
-  /// A for the polish (and the subspace levels unless `subspace` is given).
-  Status setup(const SpMat& A, const SpMat* subspace, bool require_positive) {
+  /// A for the polish (and the subspace levels unless `subspace` is given); `whole_hessian`:
+  /// A is the Newton matrix itself, not a sum of parts (cubature, lagged).
+  Status setup(const SpMat& A, const SpMat* subspace, bool require_positive, bool whole_hessian) {
     const Timer timer;
     ++m_stats.factorizations;
     m_ready = false;
     m_require_positive = require_positive;
+    m_whole_hessian = whole_hessian;
     if (A.rows() != m_bases->affine.rows() || A.rows() != m_bases->sms.rows())
       throw std::logic_error("MultilevelSolver: the matrix does not match the bases' DOFs");
     m_matrix = A.selfadjointView<Eigen::Lower>();
@@ -255,7 +265,7 @@ class MultilevelSolver final : public LinearSolver {
     for (SubspaceLevel* level : {&m_affine, &m_sms}) {
       if (level->size() == 0) continue;
       if (m_settings.products == MultilevelSolverSettings::Products::kAssembled) {
-        if (level->assemble(subspace_matrix, require_positive) != Status::kSuccess)
+        if (level->assemble(subspace_matrix, require_positive && whole_hessian) != Status::kSuccess)
           return Status::kNumericalIssue;
       } else {
         level->build_preconditioner(subspace_matrix);
@@ -326,6 +336,7 @@ class MultilevelSolver final : public LinearSolver {
   VecX m_inverse_diagonal;
   bool m_ready = false;
   bool m_require_positive = false;  ///< the last set-up required a positive definite matrix
+  bool m_whole_hessian = false;     ///< the last set-up took the whole Newton matrix
   bool m_met_indefinite = false;    ///< the last solve met non-positive curvature
   LinearSolverStats m_stats;
   VecX m_subspace_direction;

@@ -228,15 +228,24 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
         // `auto` with an iterative solver: a solve that met non-positive curvature proved the
         // true Hessian indefinite after all (a positive diagonal and, for the multilevel
         // solver, positive definite subspace matrices could not); its truncated answer is a
-        // poor direction, so project and solve again.
+        // poor direction, so project and solve again. A kept matrix is from an earlier
+        // iterate: the current true Hessian is tried first. Frozen matrices
+        // (reuse_factorization) stay as the caller set them up.
         if (settings.projection == HessianProjection::kAuto && !residual_mode &&
-            solver.solve_proved_indefinite()) {
-          kept = false;
-          factorized =
-              factorize_projected_newton_matrix(objective, x, solver, settings, workspace, stats);
-          workspace.factorized = factorized;
+            !settings.reuse_factorization && solver.solve_proved_indefinite()) {
+          if (kept) {
+            kept = false;
+            factorized = factorize_newton_matrix(objective, x, solver, settings, workspace, stats);
+            workspace.factorized = factorized;
+            if (factorized) solver.solve(g, dx);
+          }
+          if (factorized && solver.solve_proved_indefinite()) {
+            factorized =
+                factorize_projected_newton_matrix(objective, x, solver, settings, workspace, stats);
+            workspace.factorized = factorized;
+            if (factorized) solver.solve(g, dx);
+          }
           if (!factorized) break;
-          solver.solve(g, dx);
         }
         dx = -dx;
         // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails too.

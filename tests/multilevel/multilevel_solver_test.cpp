@@ -279,5 +279,26 @@ TEST(MultilevelSolver, IndefiniteMatricesAreReportedWhenAPositiveDefiniteOneWasR
   EXPECT_FALSE(matrix_free->solve_proved_indefinite());
 }
 
+TEST(MultilevelSolver, ThePolishReportsTheNegativeCurvatureItMeets) {
+  // Without subspaces the direction is the polish alone, and b = diag(H) v makes its first
+  // Jacobi-CG direction v itself, whose curvature v^T H v < 0: reported deterministically.
+  const Problem p = make_problem();
+  VecX v;
+  const SpMat H = indefinite_with_positive_diagonal(p, v);
+  const Eigen::Index n = H.rows();
+  auto no_subspaces = std::make_shared<MultilevelBases>();
+  no_subspaces->affine.resize(n, 0);
+  no_subspaces->sms.resize(n, 0);
+  auto solver = make_multilevel_solver(no_subspaces);
+  ASSERT_EQ(solver->factorize_positive_definite(H), Status::kSuccess);
+  const VecX b = H.diagonal().cwiseProduct(v);
+  VecX d;
+  solver->solve(b, d);
+  EXPECT_TRUE(solver->solve_proved_indefinite());
+  ASSERT_EQ(solver->factorize_positive_definite(p.H), Status::kSuccess);
+  solver->solve(b, d);
+  EXPECT_FALSE(solver->solve_proved_indefinite());
+}
+
 }  // namespace
 }  // namespace simrun

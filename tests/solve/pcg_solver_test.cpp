@@ -109,13 +109,15 @@ TEST(PcgSolver, IndefiniteMatricesGiveADescentDirection) {
   EXPECT_TRUE(x.allFinite());
   // The non-positive curvature proved A indefinite: reported, so Newton's `auto` projects.
   EXPECT_TRUE(solver->solve_proved_indefinite());
-  // Set up without the positive definite requirement (a projected or `never` matrix), the same
-  // truncation is not reported; an SPD matrix never is.
-  ASSERT_EQ(solver->factorize(A), Status::kSuccess);
+  // The next solve starts afresh: an SPD matrix is not reported.
+  Eigen::MatrixXd spd = dense;
+  spd(0, 1) = spd(1, 0) = 0.5;
+  ASSERT_EQ(solver->factorize_positive_definite(SpMat(spd.sparseView())), Status::kSuccess);
   solver->solve(b, x);
   EXPECT_FALSE(solver->solve_proved_indefinite());
-  dense(0, 1) = dense(1, 0) = 0.5;
-  ASSERT_EQ(solver->factorize_positive_definite(SpMat(dense.sparseView())), Status::kSuccess);
+  // Set up without the positive definite requirement (a projected or `never` matrix), the same
+  // truncation is not reported.
+  ASSERT_EQ(solver->factorize(A), Status::kSuccess);
   solver->solve(b, x);
   EXPECT_FALSE(solver->solve_proved_indefinite());
 }
