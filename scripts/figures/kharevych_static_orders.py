@@ -16,10 +16,17 @@ P1 on the fine tets: |e|_L2 = (integral |u_c - u_f|^2)^1/2 (exact for P1) and th
 |grad (u_c - u_f)|_L2, each relative to the same norm of u_f. The slope is the least-squares
 slope of log(error) against log(h), h = 1 m / n.
 
-Writes OUT/kharevych_static_orders.csv and .png and prints the table with the slopes. Exit 1 if
-the harmonic coarsening's errors do not fall with every refinement of the coarse mesh.
+`--load axial` turns the same gravity along +x instead (the bar hangs from its clamp: tension, no
+bending) and `--nu 0` removes the lateral contraction that the clamped face stops (an edge
+singularity of the stress along the clamp's rim): the controls that tell which of bending
+locking and the clamp's singularity caps the measured orders.
+
+Writes OUT/kharevych_static_orders.csv and .png (with _axial and _nuV appended for --load axial
+and --nu V) and prints the table with the slopes. Exit 1 if the harmonic coarsening's errors do not
+fall with every refinement of the coarse mesh.
 
 usage: scripts/figures/kharevych_static_orders.py [--simrun PATH] [--out DIR] [--quick]
+                                                 [--load bending|axial] [--nu V]
                                                  [--format png|pdf|svg[,...]]
 (--quick: fine 20 x 4 x 4, coarse n = 5, 10; full: fine 60 x 12 x 12, n = 5, 10, 15, 20, 30.)
 """
@@ -66,7 +73,7 @@ def p1_norms(points, tets, u):
     return math.sqrt(l2), math.sqrt(h1)
 
 
-def errors(folder):
+def errors(folder, load):
     fine = last_frame(os.path.join(folder, "reference", "frames"))
     coarse = last_frame(os.path.join(folder, "embedded", "frames"))
     tets = fine.cells_dict["tetra"]
@@ -75,7 +82,7 @@ def errors(folder):
     u_c = coarse.point_data["displacement"]
     l2_f, h1_f = p1_norms(rest, tets, u_f)
     l2_e, h1_e = p1_norms(rest, tets, u_c - u_f)
-    return l2_e / l2_f, h1_e / h1_f, float(np.abs(u_f[:, 1]).max())
+    return l2_e / l2_f, h1_e / h1_f, float(np.abs(u_f[:, 0 if load == "axial" else 1]).max())
 
 
 def slope(hs, es):
@@ -88,6 +95,11 @@ def main():
     parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="fine 20 x 4 x 4, coarse n = 5, 10")
+    parser.add_argument("--load", choices=["bending", "axial"], default="bending",
+                        help="gravity along -y (the scene's sag) or along +x (tension)")
+    parser.add_argument("--nu", type=float, default=None,
+                        help="Poisson's ratio instead of the scene's 0.3 (0: the clamp no longer "
+                             "stops a lateral contraction, whose edge singularity caps the orders)")
     plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -104,20 +116,26 @@ def main():
                 points.append(((material, method, n), sets))
     fixed = {"/objects/0/reference/mesh/box/cells": fine, "/time/steps": STEPS, "/output/every": STEPS,
              "/output/frames": ["vtu"], "/reference/track": [0]}
+    if args.load == "axial":
+        fixed["/gravity"] = [9.81, 0.0, 0.0]
+    if args.nu is not None:
+        fixed["/objects/0/material/nu"] = args.nu
+    stem = ("kharevych_static_orders" + ("_axial" if args.load == "axial" else "")
+            + (f"_nu{args.nu:g}" if args.nu is not None else ""))
     rows = []
     with tempfile.TemporaryDirectory() as work:
         runs = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "orders", fixed=fixed)
         for (material, method, n), _ in points:
-            l2, h1, sag = errors(runs[(material, method, n)]["dir"])
+            l2, h1, sag = errors(runs[(material, method, n)]["dir"], args.load)
             rows.append({"material": material, "method": method, "n": n, "h": 1.0 / n,
                          "l2": l2, "h1": h1, "fine_sag": sag})
 
-    path = os.path.join(args.out, "kharevych_static_orders.csv")
+    path = os.path.join(args.out, stem + ".csv")
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    print(f"static sag of the crack bar, fine {fine[0]}x{fine[1]}x{fine[2]} cubes x 5 tets, coarse n x n/5 x n/5, "
+    print(f"static {'stretch' if args.load == 'axial' else 'sag'} of the crack bar, fine {fine[0]}x{fine[1]}x{fine[2]} cubes x 5 tets, coarse n x n/5 x n/5, "
           f"{STEPS} BE steps; relative errors on the fine mesh")
     print(f"{'material':>12} {'method':>9} " + " ".join(f"{'n=' + str(n):>17}" for n in ns) +
           f" {'L2 slope':>9} {'H1 slope':>9}")
@@ -159,9 +177,10 @@ def main():
             ax.set_ylabel(f"relative {name} error")
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=8)
-        fig.suptitle("Static error of the coarse runs on the fine mesh (crack bar)")
+        fig.suptitle("Static error of the coarse runs on the fine mesh (crack bar, "
+                     + ("hanging: tension)" if args.load == "axial" else "sagging: bending)"))
         fig.tight_layout()
-        plotting.save_figure(fig, args.out, "kharevych_static_orders", args.format)
+        plotting.save_figure(fig, args.out, stem, args.format)
     print(f"wrote {path}")
     for text in failures:
         print("FAILED:", text)
