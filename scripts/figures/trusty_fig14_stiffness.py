@@ -61,13 +61,14 @@ Newton iterations and step time against E), prints the table.
 
 usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--quick]
            [--runs DIR] [--repeats N] [--timeout S] [--projection always|auto] [--target-tets N,N]
-           [--body ball|plate]
+           [--body ball|plate] [--plate-thickness T] [--youngs E,E,...] [--partitions N]
            [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel] [--direction-tolerance X]
            [--direction-norm l2_over_V|l2_over_sqrtV|inf] [--format png|pdf|svg[,...]]
 --body plate: a free plate 0.2 x 0.01 x 0.2 m (L / t = 20; --target-tets are box cells across,
 default 40: 16,000 tets) dropped flat from 5 cm instead of the ball, to test whether thin
 structures (the paper's hollow lattice ball) are what makes IPC-PCG explode; writes
-trusty_fig14_stiffness_plate.csv and .png.
+trusty_fig14_stiffness_plate.csv and .png. --plate-thickness T makes it thinner (still 2 cells
+through the thickness; the files are then named ..._plate_tT); --youngs replaces the E list.
 Full mode: meshes of 4757, 12632 and 39285 tets (target_tets 1000, 5000, 15000), E = 1e4, 1e5
 (below the paper's range, to show where the growth happens) and 1e6 ... 1e10, 3 repeats.
 --quick: a 1769-tet ball (target_tets 150), E = 1e6 and 1e10, 1 repeat (< 10 s).
@@ -89,7 +90,8 @@ SCENE = os.path.join(ROOT, "scenes", "trusty_fig14_ball.json")
 SOLVERS = ["cholmod", "pcg", "multilevel"]
 LABELS = {"cholmod": "IPC-direct (CHOLMOD)", "pcg": "IPC-PCG (Jacobi)", "multilevel": "multilevel (Trusty)"}
 # The multilevel solver's settings, all explicit (see the docstring).
-MULTILEVEL = ["--set", "/solver/partitions=16", "--set", "/solver/fine_iterations=20",
+PARTITIONS = 16
+MULTILEVEL = ["--set", "/solver/fine_iterations=20",
               "--set", "/solver/subspace_products=matrix_free", "--set", "/solver/subspace_tolerance=1e-4",
               "--set", "/solver/jump_penalty=0", "--set", "/solver/seed=1"]
 ML_LEVELS = ["affine", "sms", "fine"]
@@ -110,13 +112,13 @@ SAME_STATE_PAPER_STOP = 1e-2
 PLATE_SIZE, PLATE_THICKNESS = 0.2, 0.01  # m: --body plate, L / t = 20
 
 
-def mesh_arguments(body, size):
+def mesh_arguments(body, size, thickness=PLATE_THICKNESS):
     """--set arguments that make the scene's mesh: the ball at TetGen target_tets `size`, or a
     free thin plate of `size` x 2 x `size` box cells (5 tets each) lying flat 5 cm above the
     plane."""
     if body == "ball":
         return ["--set", f"/objects/0/mesh/tetgen/target_tets={size}"]
-    mesh = {"box": {"size": [PLATE_SIZE, PLATE_THICKNESS, PLATE_SIZE], "cells": [size, 2, size]},
+    mesh = {"box": {"size": [PLATE_SIZE, thickness, PLATE_SIZE], "cells": [size, 2, size]},
             "transform": {"translate": [-PLATE_SIZE / 2, 0.05, -PLATE_SIZE / 2]}}
     return ["--set", "/objects/0/mesh=" + json.dumps(mesh)]
 
@@ -124,7 +126,7 @@ def mesh_arguments(body, size):
 class Runner:
     def __init__(self, args, work):
         self.simrun, self.work, self.timeout = args.simrun, work, args.timeout
-        self.body = args.body
+        self.body, self.thickness, self.partitions = args.body, args.plate_thickness, args.partitions
         self.common = ["--set", f"/integrator/newton/projection={args.projection}",
                        "--set", f"/solver/max_iterations={args.pcg_max_iterations}"]
         if args.direction_tolerance > 0:  # the paper's stop, the same for every solver
@@ -136,7 +138,7 @@ class Runner:
         last stats row, last energy row)."""
         out = os.path.join(self.work, name)
         cmd = [self.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
-               *mesh_arguments(self.body, tets),
+               *mesh_arguments(self.body, tets, self.thickness),
                "--set", f"/objects/0/material/E={young:g}"] + self.common + extra
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -164,7 +166,7 @@ class Runner:
         """Smallest nonzero eigenvalue of K u = lambda M u at rest (omega_1^2) from simrun modes."""
         out = os.path.join(self.work, f"modes_t{tets}")
         cmd = [self.simrun, "modes", SCENE, "-o", out, "--quiet", "--threads", "1", "-n", "10", "--csv-only",
-               *mesh_arguments(self.body, tets), "--set", f"/objects/0/material/E={young:g}"]
+               *mesh_arguments(self.body, tets, self.thickness), "--set", f"/objects/0/material/E={young:g}"]
         subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=self.timeout)
         with open(os.path.join(out, "modes.csv")) as f:
             values = [float(r["eigenvalue"]) for r in csv.DictReader(f)]
@@ -207,7 +209,7 @@ def measure(runner, tets, young, repeats, solvers):
     result = {}
     for solver in solvers:
         walls, counters, rc, message, stats, energy = [], set(), 0, "", {}, {}
-        extra = MULTILEVEL if solver == "multilevel" else []
+        extra = MULTILEVEL + ["--set", f"/solver/partitions={runner.partitions}"] if solver == "multilevel" else []
         for rep in range(repeats):
             name = f"step_t{tets}_E{young:g}_{solver}_{rep}"
             rc, message, stats, energy = runner.run(name, tets, young,
@@ -265,6 +267,12 @@ def main():
     parser.add_argument("--body", choices=["ball", "plate"], default="ball",
                         help="the solid ball (default) or a thin free plate 0.2 x 0.01 x 0.2 m dropped flat, "
                              "whose --target-tets are box cells across (default 40)")
+    parser.add_argument("--plate-thickness", type=float, default=PLATE_THICKNESS,
+                        help=f"--body plate: thickness [m] (default {PLATE_THICKNESS:g}, L / t = {PLATE_SIZE / PLATE_THICKNESS:g})")
+    parser.add_argument("--youngs", type=lambda s: [float(v) for v in s.split(",")],
+                        help="E values [Pa] (default 1e4 ... 1e10 by decades; quick 1e6, 1e10)")
+    parser.add_argument("--partitions", type=int, default=PARTITIONS,
+                        help=f"multilevel: k-means partitions, i.e. SMS handles (default {PARTITIONS})")
     parser.add_argument("--pcg-max-iterations", type=int, default=100000, help="CG iterations per solve at most")
     parser.add_argument("--solvers", type=lambda s: s.split(","), default=SOLVERS,
                         help="comma-separated, cholmod first (the reference state); default cholmod,pcg,multilevel")
@@ -290,6 +298,8 @@ def main():
         repeats = args.repeats or 3
     if args.body == "plate" and not args.target_tets:
         meshes = [40]
+    if args.youngs:
+        youngs = sorted(args.youngs)
 
     with tempfile.TemporaryDirectory() as tmp:
         work = args.runs or tmp
@@ -311,6 +321,8 @@ def main():
         r["h_omega1"] = dt * omega1[r["target_tets"]] * r["E"] ** 0.5
 
     stem = "trusty_fig14_stiffness" + ("_plate" if args.body == "plate" else "")
+    if args.body == "plate" and args.plate_thickness != PLATE_THICKNESS:
+        stem += f"_t{args.plate_thickness:g}"
     csv_path = os.path.join(args.out, f"{stem}.csv")
     keys = ["tets", "target_tets", "E", "h_omega1", "step", "solver", "rc", "newton", "solves", "factorizations",
             "cg_iters", "cg_per_solve", "capped", "wall_s", "walls", "contacts", "min_distance", "residual", "kappa",
@@ -345,7 +357,7 @@ def main():
               f"{cell(a, 'newton', 'd'):>6} {cell(a, 'wall_s', '.3f'):>9} | {cell(b, 'newton', 'd'):>6} "
               f"{cg:>9} {cell(b, 'wall_s', '.3f'):>9} | {ratio:>10} {diff_cell(b):>11}{note}")
     if "multilevel" in solvers:
-        print("multilevel (16 partitions, matrix-free block-Jacobi PCG subspace solves, 20 fine Jacobi-PCG iterations); "
+        print(f"multilevel ({args.partitions} partitions, matrix-free block-Jacobi PCG subspace solves, 20 fine Jacobi-PCG iterations); "
               "CG/solve = affine + SMS + fine per Newton iteration")
         print(f"{'tets':>6} {'E [Pa]':>7} {'handles':>7} | {'newton':>6} {'CG/solve':>8} {'affine':>6} {'SMS':>6} "
               f"{'fine':>5} | {'wall [s]':>9} {'SMS [s]':>8} {'fine [s]':>8} {'setup [s]':>9} | {'ml/direct':>9} "
@@ -462,7 +474,7 @@ def main():
         axes[2].set_yscale("log")
         axes[0].legend(fontsize=6)
         axes[1].legend(fontsize=6, loc="upper right")
-        body = "Ball" if args.body == "ball" else f"Thin plate ({PLATE_SIZE:g} x {PLATE_THICKNESS:g} m)"
+        body = "Ball" if args.body == "ball" else f"Thin plate ({PLATE_SIZE:g} x {args.plate_thickness:g} m)"
         fig.suptitle(f"{body} dropped on a plane, first-contact step (BE, $h = 0.01$ s)", fontsize=10)
         fig.tight_layout()
         plotting.save_figure(fig, args.out, stem, args.format)
