@@ -518,3 +518,62 @@ TEST(ContactFrames, AStepThatDoesNotConvergeStopsTheRunWithCleanFrames) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ContactFrames, TheShippedContactScenesKeepEveryFrameClean) {
+  // Every IPC scene in scenes/, at the coarse sizes and short spans of the figure scripts' quick
+  // modes (scripts/figures/ipc_contact.py and others), with an uncompressed frame every step:
+  // no frame has an intersecting face pair or an inverted tet.
+  const auto coarse_ball = [](int i) {
+    const std::string o = "/objects/" + std::to_string(i) + "/mesh/tetgen/";
+    return std::vector<std::string>{o + "target_tets=100", o + "quality=0"};
+  };
+  const auto join = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const std::vector<std::pair<std::string, std::vector<std::string>>> scenes = {
+      {"ipc_ball_drop",
+       join(coarse_ball(0), {"/objects/0/mesh/transform/translate=[0,0.12,0]",
+                             "/objects/0/initial/velocity=[0,-2,0]", "/time/steps=40"})},
+      {"ipc_two_balls", join(join(coarse_ball(0), coarse_ball(1)), {"/time/steps=20"})},
+      {"ipc_box_stack",
+       {"/objects/0/mesh/box/cells=[2,2,2]", "/objects/1/mesh/box/cells=[2,2,2]",
+        "/objects/2/mesh/box/cells=[2,2,2]", "/time/steps=60"}},
+      {"ipc_ball_on_spike",
+       join(coarse_ball(0), {"/objects/0/mesh/transform/translate=[0,0.225,0]", "/time/steps=40"})},
+      {"ipc_stressball",
+       {"/objects/0/mesh/tetgen/target_tets=100", "/objects/0/mesh/tetgen/quality=1.6",
+        "/time/steps=12"}},
+      {"ipc_inclined_plane", {"/time/steps=50"}},
+      {"trusty_fig14_ball", {"/objects/0/mesh/tetgen/target_tets=150", "/time/steps=8"}},
+      {"trusty_fig4_layers", {"/objects/0/mesh/box/cells=[10,10,1]", "/time/steps=30"}},
+      {"trusty_fig8_impact", {"/objects/0/mesh/box/cells=[6,3,6]", "/time/steps=10"}},
+  };
+  for (const auto& [name, overrides] : scenes) {
+    TempDir tmp;
+    std::vector<std::string> args = {"run",
+                                     (cli::kSourceDir / "scenes" / (name + ".json")).string(),
+                                     "-o",
+                                     (tmp / "out").string(),
+                                     "--quiet",
+                                     "--threads",
+                                     "1",
+                                     "--set",
+                                     "/output/every=1",
+                                     "--set",
+                                     "/output/frames=[\"vtu\"]",
+                                     "--set",
+                                     "/output/compress=false"};
+    for (const std::string& o : overrides) args.insert(args.end(), {"--set", o});
+    const Result r = cli::run(args);
+    ASSERT_EQ(r.code, 0) << name << ": " << r.describe();
+    const auto contacts = cli::column(tmp / "out" / "stats.csv", "contacts");
+    EXPECT_GT(*std::max_element(contacts.begin(), contacts.end()), 0.0) << name;
+    const int steps = static_cast<int>(contacts.size());
+    EXPECT_GE(check_frames(tmp / "out", name), steps + 1) << name;
+  }
+}
+
+}  // namespace
