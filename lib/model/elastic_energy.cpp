@@ -141,7 +141,7 @@ void ElasticEnergy::add_weighted_hessian(const VecX& x, const VecX& weight, doub
 }
 
 double ElasticEnergy::max_feasible_step(const VecX& x, const VecX& dx) const {
-  if (m_material->allows_inversion()) return 1.0;
+  if (m_material->allows_inversion() && !m_keep_oriented) return 1.0;
   return max_inversion_free_step(m_elements, x, dx);
 }
 

@@ -36,10 +36,14 @@ class ElasticEnergy final : public EnergyTerm {
   void add_weighted_hessian(const VecX& x, const VecX& weight, double* values,
                             bool project_psd) const override;
   bool is_quadratic() const override { return m_material->is_quadratic(); }
-  /// Issue 14 part 6: for a material that forbids inversion, the largest alpha in [0, 1] keeping
-  /// every tet's signed volume >= 10 % of its current value along x + t dx
-  /// (model/tet_inversion_step.hpp); 1 otherwise, so other scenes' line searches are unchanged.
+  /// Issue 14 part 6: for a material that forbids inversion, or any material once
+  /// keep_tets_oriented(true), the largest alpha in [0, 1] keeping every tet's signed volume
+  /// >= 10 % of its current value along x + t dx (model/tet_inversion_step.hpp); 1 otherwise, so
+  /// other scenes' line searches are unchanged.
   double max_feasible_step(const VecX& x, const VecX& dx) const override;
+  /// Bound the line search for materials that allow inversion too: IPC contact scenes promise
+  /// frames without inverted tets whatever the material (scene/energy_terms.cpp).
+  void keep_tets_oriented(bool keep) { m_keep_oriented = keep; }
   /// sum_e V_e (magnitude of psi_e + sum_a |P_e grad N_a| . |x_a|): the material's summands plus
   /// the rounding of F from the positions, per element, since the assembled gradient cancels
   /// between elements at interior vertices while their rounding errors do not.
@@ -69,6 +73,7 @@ class ElasticEnergy final : public EnergyTerm {
   ElementMaterials m_parameters;
   ElementColoring m_coloring;  ///< vertex-disjoint element blocks for parallel assembly
   TetSlots m_slots;
+  bool m_keep_oriented = false;  ///< keep_tets_oriented()
 };
 
 }  // namespace simrun

@@ -55,9 +55,18 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
     if (coarsened || scene.objects[i].material.C)
       parameters.stiffness.assign(objects.stiffness.begin() + objects.tet_offset[i],
                                   objects.stiffness.begin() + objects.tet_offset[i + 1]);
-    terms.push_back(std::make_unique<ElasticEnergy>(
+    auto elastic = std::make_unique<ElasticEnergy>(
         slice(elements, objects.tet_offset[i], objects.tet_offset[i + 1]), material,
-        std::move(parameters), objects.num_vertices()));
+        std::move(parameters), objects.num_vertices());
+    // IPC contact promises frames without inverted tets for every material (docs/contact.md).
+    elastic->keep_tets_oriented(scene.contact.has_value());
+    if (scene.contact && material->allows_inversion())
+      out.notes.push_back("contact: " + object_pointer(i) + " is '" +
+                          scene.objects[i].material.model +
+                          "', whose energy allows inverted tets; the contact line search keeps "
+                          "every tet's volume positive, so a step that could only converge "
+                          "through an inversion fails (exit 2). 'neohookean' resists inversion.");
+    terms.push_back(std::move(elastic));
   }
   if (!objects.springs.empty()) {
     terms.push_back(std::make_unique<SpringEnergy>(objects.springs, objects.spring_stiffness,

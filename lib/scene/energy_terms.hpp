@@ -3,6 +3,7 @@
 /// and per-element parameters), the springs of every mass-spring object, gravity (with each
 /// object's gravity_scale) and wind.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fem/tet_elements.hpp"
@@ -14,6 +15,7 @@ namespace simrun {
 struct SceneTerms {
   std::vector<std::unique_ptr<EnergyTerm>> terms;
   bool time_dependent_loads = false;  ///< gusty or swaying wind
+  std::vector<std::string> notes;     ///< for simrun.log
 };
 
 /// nodal_mass: lumped mass per DOF [kg] (tets and particles); surface: outward boundary faces.

@@ -155,6 +155,7 @@ BuiltModel build_model(const SceneConfig& scene) {
       make_kinematic_target(scene, objects, nodal_mass, built.notes);
   SceneTerms terms = make_energy_terms(scene, objects, elements, nodal_mass, built.frames.surface);
   built.time_dependent_loads = terms.time_dependent_loads;
+  built.notes.insert(built.notes.end(), terms.notes.begin(), terms.notes.end());
   SceneObstacles obstacles = make_obstacles(scene, objects, nodal_mass);
   for (auto& term : obstacles.terms) terms.terms.push_back(std::move(term));
   if (scene.contact) {
