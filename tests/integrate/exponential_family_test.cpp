@@ -138,6 +138,16 @@ double relative_difference(const VecX& a, const VecX& b, const VecX& start) {
 }
 
 const RayleighDamping kDamped{2.0, 1e-3, true};
+/// Rotation-aware damping (issue 13 part 6): beta K(q) on the current, unprojected stiffness
+/// ("stiffness_at": "current" with newton.projection "never", as DenseSystem forms it).
+const RayleighDamping kDampedCurrent{2.0, 1e-3, false};
+
+/// Settings for `damping`: the projection "never" that makes current damping K(q) itself.
+IntegratorSettings settings_for(const RayleighDamping& damping) {
+  IntegratorSettings settings;
+  if (!damping.stiffness_at_rest) settings.newton.projection = HessianProjection::kNever;
+  return settings;
+}
 
 TEST(ExponentialFamily, TheDeformedStateHasAnIndefiniteStiffness) {
   SmallBody body(kDamped);
@@ -151,15 +161,18 @@ TEST(ExponentialFamily, TheDeformedStateHasAnIndefiniteStiffness) {
 }
 
 TEST(ExponentialFamily, EreMatchesTheDenseExponential) {
-  SmallBody body(kDamped);
-  const State s = body.deformed();
-  DenseSystem dense(*body.model, s);
-  const double h = 0.01;
-  const VecX expected = stack(s) + dense_phi1(h, dense.J, dense.F);  // survey eq. 17
-  IntegratorSettings settings;
-  settings.krylov.tolerance = 1e-10;
-  const State got = step("ere", settings, *body.model, s, h);
-  EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-7);
+  for (const RayleighDamping& damping : {kDamped, kDampedCurrent}) {
+    SmallBody body(damping);
+    const State s = body.deformed();
+    DenseSystem dense(*body.model, s);
+    const double h = 0.01;
+    const VecX expected = stack(s) + dense_phi1(h, dense.J, dense.F);  // survey eq. 17
+    IntegratorSettings settings = settings_for(damping);
+    settings.krylov.tolerance = 1e-10;
+    const State got = step("ere", settings, *body.model, s, h);
+    EXPECT_LT(relative_difference(stack(got), expected, stack(s)), 1e-7)
+        << "damping at rest " << damping.stiffness_at_rest;
+  }
 }
 
 /// Two SIERE steps, each against survey eq. 20 / 24a at its start, with the damping `damping`
@@ -222,7 +235,7 @@ void expect_sbdf2ere_matches_dense(bool printed, const RayleighDamping& damping 
   SmallBody body(damping);
   const State s0 = body.deformed();
   const double h = 0.01;
-  IntegratorSettings settings;
+  IntegratorSettings settings = settings_for(damping);
   settings.modes = 3;
   settings.printed_phi_argument = printed;
   const State s1 = step("siere", settings, *body.model, s0, h);  // SBDF2ERE's start-up step
@@ -244,6 +257,7 @@ TEST(ExponentialFamily, Sbdf2ereMatchesTheDenseTwoStepFormula) {
   expect_sbdf2ere_matches_dense(true);
   // D = alpha M: the pencil path (borrowed factorization, Woodbury from A^-1 M U) at tau = 2h/3.
   expect_sbdf2ere_matches_dense(false, RayleighDamping{2.0, 0.0, true});
+  expect_sbdf2ere_matches_dense(false, kDampedCurrent);  // rotation-aware damping
 }
 
 /// STR-SBDF2ERE against survey eqs. 26a-c; phi_1((h/2) J_G) as printed, phi_1(h J_G) consistent.
@@ -265,7 +279,7 @@ void expect_str_sbdf2ere_matches_dense(bool printed, const RayleighDamping& damp
   const double t = printed ? h / 2 : h;
   const VecX rhs = half - stack(s0) + h * H + (h / t) * dense_phi1(t, J_G, G);
   const VecX expected = half + (I - (h / 3) * (dh.J - J_G)).partialPivLu().solve(rhs) / 3;
-  IntegratorSettings settings;
+  IntegratorSettings settings = settings_for(damping);
   settings.modes = 3;
   settings.printed_phi_argument = printed;
   const State got = step("str_sbdf2ere", settings, *body.model, s0, h);
@@ -276,6 +290,7 @@ TEST(ExponentialFamily, StrSbdf2ereMatchesTheDenseStages) {
   expect_str_sbdf2ere_matches_dense(false);
   expect_str_sbdf2ere_matches_dense(true);
   expect_str_sbdf2ere_matches_dense(false, RayleighDamping{2.0, 0.0, true});  // pencil path
+  expect_str_sbdf2ere_matches_dense(false, kDampedCurrent);  // rotation-aware damping
 }
 
 /// The lowest mode of an undamped linear bar, alone excited and alone in G (s = 1): over 200
