@@ -299,6 +299,20 @@ TEST(BadInput, MoreSplitModesThanFreeDofsNamesThePointer) {
   }
 }
 
+TEST(BadInput, UnknownExponentialIntegratorSettingsNameThePointer) {
+  // A misspelt setting is an error with a suggestion, never silently a default.
+  for (const char* type : {"ere", "siere", "sbdf2ere", "str_sbdf2ere", "mssi"}) {
+    TempDir tmp;
+    json s = cli::tiny_scene();
+    s["integrator"] = {{"type", type}, {"mods", 3}};
+    expect_bad_input(tmp, tmp.write("mods.json", s),
+                     {"mods.json", "/integrator/mods", "did you mean 'modes'"});
+    s["integrator"] = {{"type", type}, {"krylov", {{"dimenson", 20}}}};
+    expect_bad_input(tmp, tmp.write("krylov.json", s),
+                     {"krylov.json", "/integrator/krylov/dimenson", "did you mean 'dimension'"});
+  }
+}
+
 TEST(BadInput, ValidateRejectsWhatRunRejectsInTheScene) {
   TempDir tmp;
   json s = cli::tiny_scene();
