@@ -43,8 +43,11 @@ ERE's max position error is below SI's; sphere with light damping: ERE's and IM'
 energy over 0.5-2 s is > 2 x SI's and BE's. The thesis' timings and "SI at h/2 ~ ERE" are
 reported, not asserted.
 
-Fig. 4.8 (half of the cloth 20 N/m, half 200 N/m) is not reproduced: simrun's regions select
-tetrahedra and a mass-spring object rejects them (no per-spring stiffness).
+Fig. 4.8 (half of the cloth 20 N/m, half 200 N/m) is not reproduced yet. The per-spring stiffness
+it needs exists (a region with "stiffness" on a mass-spring object selects springs by midpoint),
+but a first run of (b)'s cloth at 20 / 200 N/m with light damping was not a like-for-like scene:
+SI stopped as diverged at h = 1/60 and the RK4 reference kept about a tenth of the other
+methods' kinetic energy over 0.5-2 s; the thesis gives no particle mass or damping for it.
 
 Writes OUT/chen_cloth_shaken.csv, OUT/chen_cloth_sphere.csv (per step: kinetic, kinematic
 kinetic, total energy and max position error per run), OUT/chen_cloth_table43.csv (times) and
