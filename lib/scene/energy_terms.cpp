@@ -59,8 +59,9 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
         slice(elements, objects.tet_offset[i], objects.tet_offset[i + 1]), material,
         std::move(parameters), objects.num_vertices());
     // IPC contact promises frames without inverted tets for every material (docs/contact.md).
-    elastic->keep_tets_oriented(scene.contact.has_value());
-    if (scene.contact && material->allows_inversion())
+    const bool contact = scene.contact.has_value();
+    elastic->keep_tets_oriented(contact);
+    if (contact && material->allows_inversion())
       out.notes.push_back("contact: " + object_pointer(i) + " is '" +
                           scene.objects[i].material.model +
                           "', whose energy allows inverted tets; the contact line search keeps "

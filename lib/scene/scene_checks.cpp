@@ -210,10 +210,20 @@ void check_contact(const json& scene, std::vector<SchemaViolation>& out) {
     }
   }
   const json& objects = scene.at("objects");
-  for (std::size_t i = 0; i < objects.size(); ++i)
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string at = "/objects/" + std::to_string(i);
     if (objects[i].at("material").at("model").get<std::string>() == "mass_spring")
-      out.push_back({"/objects/" + std::to_string(i) + "/material/model",
-                     "mass-spring objects have no surface for IPC contact yet"});
+      out.push_back(
+          {at + "/material/model", "mass-spring objects have no surface for IPC contact yet"});
+    // Contact keeps every tet oriented through the elastic term's line-search bound; the
+    // Galerkin baseline is a constant matrix without elements to bound.
+    const json* coarsening =
+        objects[i].contains("coarsening") ? &objects[i]["coarsening"] : nullptr;
+    if (coarsening && coarsening->value("method", "none") == "galerkin")
+      out.push_back({at + "/coarsening/method",
+                     "the 'galerkin' baseline is a constant stiffness matrix with no elements "
+                     "for IPC contact to keep oriented; use 'harmonic' or 'average_lame'"});
+  }
 }
 
 std::vector<SchemaViolation> check_scene_semantics(const json& scene) {

@@ -68,7 +68,8 @@ usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--
 default 40: 16,000 tets) dropped flat from 5 cm instead of the ball, to test whether thin
 structures (the paper's hollow lattice ball) are what makes IPC-PCG explode; writes
 trusty_fig14_stiffness_plate.csv and .png. --plate-thickness T makes it thinner (still 2 cells
-through the thickness; the files are then named ..._plate_tT); --youngs replaces the E list.
+through the thickness; the files are then named ..._plate_tT); --youngs replaces the E list;
+--partitions N sets the multilevel handles (default 16; files ..._pN).
 Full mode: meshes of 4757, 12632 and 39285 tets (target_tets 1000, 5000, 15000), E = 1e4, 1e5
 (below the paper's range, to show where the growth happens) and 1e6 ... 1e10, 3 repeats.
 --quick: a 1769-tet ball (target_tets 150), E = 1e6 and 1e10, 1 repeat (< 10 s).
@@ -323,6 +324,8 @@ def main():
     stem = "trusty_fig14_stiffness" + ("_plate" if args.body == "plate" else "")
     if args.body == "plate" and args.plate_thickness != PLATE_THICKNESS:
         stem += f"_t{args.plate_thickness:g}"
+    if args.partitions != PARTITIONS:
+        stem += f"_p{args.partitions}"
     csv_path = os.path.join(args.out, f"{stem}.csv")
     keys = ["tets", "target_tets", "E", "h_omega1", "step", "solver", "rc", "newton", "solves", "factorizations",
             "cg_iters", "cg_per_solve", "capped", "wall_s", "walls", "contacts", "min_distance", "residual", "kappa",

@@ -172,6 +172,14 @@ TEST(CoarseningCli, BadInputNamesThePointer) {
   const Result g = cli::run({"run", tmp.write("gc.json", galerkin_corotated).string()});
   EXPECT_EQ(g.code, 1) << g.describe();
   EXPECT_NE(g.err.find("expected 'linear'"), std::string::npos) << g.err;
+  // IPC contact keeps tets oriented through the elastic elements, which Galerkin's matrix lacks.
+  json galerkin_contact = bar_scene("galerkin");
+  galerkin_contact["contact"] = {{"dhat", 1e-3}};
+  galerkin_contact["integrator"] = {{"type", "be"}};
+  const Result gc = cli::run({"run", tmp.write("gcontact.json", galerkin_contact).string()});
+  EXPECT_EQ(gc.code, 1) << gc.describe();
+  EXPECT_NE(gc.err.find("/objects/0/coarsening/method"), std::string::npos) << gc.err;
+  EXPECT_NE(gc.err.find("no elements for IPC contact"), std::string::npos) << gc.err;
   json no_reference = bar_scene("harmonic");
   no_reference["objects"][0].erase("reference");
   no_reference.erase("reference");

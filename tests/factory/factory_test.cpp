@@ -155,5 +155,33 @@ TEST_F(FactoryTest, InitialStretchAndCompressScaleAlongTheAxisFromTheMinusEnd) {
   }
 }
 
+TEST_F(FactoryTest, ContactBoundsTheLineSearchOfMaterialsThatAllowInversion) {
+  // Two corotated tets 1 m above an IPC plane, squashed flat along z by a step that would invert
+  // both at half its length: with "contact" the step is cut where every tet keeps 10 % of its
+  // volume (model/tet_inversion_step.hpp); without, corotated allows it whole.
+  const std::string lift = R"(, "transform": {"translate": [0, 0, 1]})";
+  for (const bool contact : {false, true}) {
+    write("s.json", std::string(R"({"time": {"dt": 0.01, "steps": 1}, "objects": [{"mesh":
+      {"file": "two.node")") +
+                        lift + R"(}, "material": {"model": "corotated", "E": 1e5}}],
+      "integrator": {"type": "be"})" +
+                        (contact ? R"(, "contact": {"dhat": 1e-3},
+      "obstacles": [{"plane": {"point": [0, 0, 0], "normal": [0, 0, 1]}}])"
+                                 : "") +
+                        "}");
+    const BuiltModel built = build_model(parse_scene(m_dir / "s.json"));
+    const VecX q = built.initial.q;
+    VecX dq = VecX::Zero(q.size());
+    for (Eigen::Index i = 2; i < q.size(); i += 3) dq[i] = -2.0 * (q[i] - 1.0);  // z -> 2 - z
+    const double alpha = built.model->max_feasible_step(q, dq);
+    if (contact) {
+      EXPECT_LT(alpha, 0.5);
+      EXPECT_GT(alpha, 0.4);
+    } else {
+      EXPECT_EQ(alpha, 1.0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace simrun
