@@ -11,7 +11,9 @@ namespace simrun {
 
 EigenFitCorrection::EigenFitCorrection(EigenFitSettings settings, LinearSolverFactory make_solver,
                                        EigenModeUpdate mode_update)
-    : m_settings(std::move(settings)), m_mode_update(mode_update), m_eigen(std::move(make_solver)) {
+    : m_settings(std::move(settings)),
+      m_mode_update(mode_update),
+      m_eigen(std::move(make_solver), mode_update.eigensolver) {
   m_mode_update.refresh_every = std::max(1, m_mode_update.refresh_every);
 }
 

@@ -52,8 +52,9 @@ struct EigenFitSettings {
 
 /// How the per-step modes are brought up to date (the integrator's eigen_refresh, eigen_update).
 struct EigenModeUpdate {
-  int refresh_every = 1;        ///< a Lanczos solve every this many update() calls
-  bool track_subspace = false;  ///< in between: subspace iteration (given the step matrix)
+  int refresh_every = 1;                 ///< a Lanczos solve every this many update() calls
+  bool track_subspace = false;           ///< in between: subspace iteration (given the step matrix)
+  GeneralizedEigenSettings eigensolver;  ///< the Lanczos solves' iteration cap and tolerance
 };
 
 class EigenFitCorrection {

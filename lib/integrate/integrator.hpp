@@ -127,6 +127,8 @@ struct IntegratorSettings {
   /// Between Lanczos refreshes, follow the modes by one subspace iteration per step on the
   /// step's factorization ("eigen_update": "subspace") instead of keeping the basis.
   bool eigen_tracking = false;
+  /// The per-step Lanczos solves' iteration cap and tolerance (split integrators, EigenFit).
+  GeneralizedEigenSettings eigensolver;
   /// MSSI in the thesis' literal form (eq. 5.8: no -h K_s v_n term, no damping in the matrix)
   /// instead of the derived one (digest 000 Sec. 3.8).
   bool mssi_literal = false;

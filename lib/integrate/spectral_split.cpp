@@ -26,11 +26,11 @@ std::array<double, 4> mode_phi1(double lambda, double t) {
 }
 
 SpectralSplit::SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver,
-                             bool track_subspace)
+                             bool track_subspace, const GeneralizedEigenSettings& eigensolver)
     : m_modes(modes),
       m_refresh_every(std::max(1, refresh_every)),
       m_track(track_subspace),
-      m_eigen(make_solver) {}
+      m_eigen(make_solver, eigensolver) {}
 
 Status SpectralSplit::track(const Model& model, const FirstOrderSystem& system,
                             InverseOperator& step_matrix, StepStats& stats) {
@@ -211,7 +211,7 @@ SplitSolver::SplitSolver(const IntegratorSettings& settings)
       inverse(settings.linear_solver),
       // The eigensolver's shift-invert needs an exact factorization whatever the scene's solver.
       split(settings.modes > 0 ? settings.modes + settings.rigid_modes : 0, settings.eigen_refresh,
-            make_cholmod_solver, settings.eigen_tracking),
+            make_cholmod_solver, settings.eigen_tracking, settings.eigensolver),
       m_project_damping(projects_damping(settings)) {}
 
 bool damping_in_pencil(const Model& model, bool project_damping) {

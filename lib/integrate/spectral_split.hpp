@@ -33,7 +33,7 @@ class SpectralSplit {
   /// track_subspace: between the Lanczos refreshes, follow the lowest modes by one block
   /// subspace iteration per step with the step's own factorization (see update()).
   SpectralSplit(int modes, int refresh_every, const LinearSolverFactory& make_solver,
-                bool track_subspace = false);
+                bool track_subspace = false, const GeneralizedEigenSettings& eigensolver = {});
 
   /// Brings the basis up to date for K = system.stiffness() and computes S = U^T K U. When due
   /// (every refresh_every calls), a Spectra shift-invert Lanczos solve for the s lowest modes

@@ -239,6 +239,8 @@ IntegratorSettings integrator_settings(const SceneConfig& scene) {
   s.mssi_literal = scene.integrator.mssi_literal;
   s.printed_phi_argument = scene.integrator.printed_phi_argument;
   s.eigen_tracking = scene.integrator.eigen_tracking;
+  s.eigensolver.max_iterations = scene.integrator.eigensolver_max_iterations;
+  s.eigensolver.tolerance = scene.integrator.eigensolver_tolerance;
   return s;
 }
 

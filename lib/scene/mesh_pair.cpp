@@ -213,7 +213,8 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
           "smaller eigen_refresh keeps them closer");
     pair.eigenfit = std::make_shared<EigenFitCorrection>(
         fit_settings(ratios, config), settings.linear_solver,
-        EigenModeUpdate{scene.integrator.eigen_refresh, scene.integrator.eigen_tracking});
+        EigenModeUpdate{scene.integrator.eigen_refresh, scene.integrator.eigen_tracking,
+                        settings.eigensolver});
     if (pair.coarse.schedule && pair.coarse.schedule->has_releases()) {
       // A fine model of its own: the reference run's (if any) steps on its own schedule.
       BuiltModel fine = build_model(reference_scene(scene));

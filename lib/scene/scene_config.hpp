@@ -224,6 +224,9 @@ struct IntegratorConfig {
   int krylov_dimension = 30;   ///< ere: Krylov m
   double krylov_tolerance = 1e-7;
   int krylov_max_substeps = 10000;
+  /// siere family and EigenFit: the per-step Lanczos solve's "eigensolver" settings.
+  int eigensolver_max_iterations = 1000;
+  double eigensolver_tolerance = 1e-8;
   /// sbdf2ere, str_sbdf2ere: "phi_argument": "printed".
   bool printed_phi_argument = false;
   /// siere family: "eigen_update": "subspace".

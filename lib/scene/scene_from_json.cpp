@@ -316,6 +316,9 @@ SceneConfig scene_from_json(const json& j) {
   c.integrator.krylov_dimension = integrator.at("krylov").at("dimension").get<int>();
   c.integrator.krylov_tolerance = integrator.at("krylov").at("tolerance").get<double>();
   c.integrator.krylov_max_substeps = integrator.at("krylov").at("max_substeps").get<int>();
+  const json& eigensolver = integrator.at("eigensolver");
+  c.integrator.eigensolver_max_iterations = eigensolver.at("max_iterations").get<int>();
+  c.integrator.eigensolver_tolerance = eigensolver.at("tolerance").get<double>();
   c.integrator.mssi_literal = integrator.at("mssi_form").get<std::string>() == "literal";
   c.integrator.eigen_tracking = integrator.at("eigen_update").get<std::string>() == "subspace";
   c.integrator.printed_phi_argument = integrator.at("phi_argument").get<std::string>() == "printed";

@@ -310,6 +310,13 @@ TEST(BadInput, UnknownExponentialIntegratorSettingsNameThePointer) {
     s["integrator"] = {{"type", type}, {"krylov", {{"dimenson", 20}}}};
     expect_bad_input(tmp, tmp.write("krylov.json", s),
                      {"krylov.json", "/integrator/krylov/dimenson", "did you mean 'dimension'"});
+    s["integrator"] = {{"type", type}, {"eigensolver", {{"max_iteration", 20}}}};
+    expect_bad_input(
+        tmp, tmp.write("eigen.json", s),
+        {"eigen.json", "/integrator/eigensolver/max_iteration", "did you mean 'max_iterations'"});
+    s["integrator"] = {{"type", type}, {"eigensolver", {{"max_iterations", 0}}}};
+    expect_bad_input(tmp, tmp.write("eigen0.json", s),
+                     {"eigen0.json", "/integrator/eigensolver/max_iterations"});
   }
 }
 

@@ -368,6 +368,34 @@ TEST(Divergence, KrylovFailureExitsTwoWithTheReasonInRunJson) {
   EXPECT_NE(r.err.find("Krylov"), std::string::npos) << r.describe();
 }
 
+TEST(Divergence, EigensolveFailureExitsTwoWithTheReasonInRunJson) {
+  // SIERE's per-step Lanczos solve allowed one Spectra iteration at a tolerance of 1e-14: 20
+  // Krylov vectors of a 216-DOF bar do not give its 5 lowest modes to 1e-14, so step 1 fails;
+  // the same scene with the default settings finishes (the failure is the cap's).
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["objects"][0]["mesh"]["box"]["cells"] = {8, 2, 2};
+  s["integrator"] = json::parse(R"({"type": "siere", "modes": 5})");
+  const Result fine = cli::run(
+      {"run", tmp.write("ok.json", s).string(), "-o", (tmp / "ok").string(), "--threads", "1"});
+  ASSERT_EQ(fine.code, 0) << fine.describe();
+
+  s["integrator"]["eigensolver"] = json::parse(R"({"max_iterations": 1, "tolerance": 1e-14})");
+  const fs::path out = tmp / "out";
+  const Result r =
+      cli::run({"run", tmp.write("capped.json", s).string(), "-o", out.string(), "--threads", "1"});
+  EXPECT_EQ(r.code, 2) << r.describe();
+  const json record = cli::read_json(out / "run.json");
+  EXPECT_EQ(record.at("status"), "failed");
+  EXPECT_NE(record.at("message").get<std::string>().find("eigensolve"), std::string::npos)
+      << record["message"];
+  EXPECT_NE(r.err.find("eigensolve"), std::string::npos) << r.describe();
+  // The outputs of the last good step (the initial state) are kept.
+  EXPECT_EQ(record.at("/counts/steps_done"_json_pointer), 0);
+  EXPECT_EQ(read_csv(out / "energy.csv").rows.size(), 1u);
+  EXPECT_EQ(cli::count_files(out / "frames", ".vtu"), 1);
+}
+
 TEST(Divergence, NewtonFailureExitsTwoAndKeepsOutputs) {
   // Backward Euler with one Newton iteration and a tolerance no floating-point residual reaches:
   // for the (quadratic) linear material the single Newton step solves the step up to roundoff,
