@@ -143,7 +143,7 @@ BuiltModel build_model(const SceneConfig& scene) {
     tets += piece.mesh.num_tets();
   }
   require_memory(scene.source.string(), vertices, tets, factorizes);
-  MergedObjects objects = merge_objects(pieces, scene);
+  MergedObjects objects = merge_objects(pieces);
   append_obstacle_surfaces(scene, objects, built.notes);
   built.frames = frame_data(objects);
   built.frames.obstacles = displayed_obstacles(scene, objects);

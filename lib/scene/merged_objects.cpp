@@ -4,7 +4,7 @@
 
 namespace simrun {
 
-MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const SceneConfig& scene) {
+MergedObjects merge_objects(const std::vector<ObjectPieces>& objects) {
   int n_vertices = 0, n_tets = 0;
   for (const ObjectPieces& p : objects) {
     n_vertices += p.mesh.num_vertices();

@@ -42,7 +42,7 @@ struct MergedObjects {
   int num_tets() const { return static_cast<int>(mesh.tets.rows()); }
 };
 
-/// Concatenates the objects' pieces; objects[i] belongs to scene.objects[i].
-MergedObjects merge_objects(const std::vector<ObjectPieces>& objects, const SceneConfig& scene);
+/// Concatenates the objects' pieces (objects[i] belongs to the scene's objects[i]).
+MergedObjects merge_objects(const std::vector<ObjectPieces>& objects);
 
 }  // namespace simrun

@@ -278,11 +278,11 @@ TrackingResult step_with_tracking(EigenModeUpdate mode_update, RayleighDamping d
 // the current stiffness (or beta = 0) the iteration's pencil is (K(q), M) itself.
 TEST(EigenFitSi, SubspaceTrackingFollowsTheModesBetweenLanczosSolves) {
   const RayleighDamping current{0.3, 0.01, false};
-  const TrackingResult tracked = step_with_tracking(EigenModeUpdate{100, true}, current, 20);
+  const TrackingResult tracked = step_with_tracking(EigenModeUpdate{100, true, {}}, current, 20);
   EXPECT_EQ(tracked.later_eigen_solves, 0);
   EXPECT_LT(tracked.eigenvalue_error, 0.03);
   EXPECT_LT(tracked.position_difference, 0.05);
-  const TrackingResult kept = step_with_tracking(EigenModeUpdate{100, false}, current, 20);
+  const TrackingResult kept = step_with_tracking(EigenModeUpdate{100, false, {}}, current, 20);
   EXPECT_EQ(kept.later_eigen_solves, 0);
   EXPECT_GT(kept.eigenvalue_error, 0.2);
   EXPECT_GT(kept.position_difference, 0.5);
@@ -294,8 +294,8 @@ TEST(EigenFitSi, SubspaceTrackingFollowsTheModesBetweenLanczosSolves) {
 // this violent bar (the kept ones by 77 %). simrun warns about the combination.
 TEST(EigenFitSi, SubspaceTrackingWithRestStiffnessDampingIsBiased) {
   const RayleighDamping rest{0.3, 0.01, true};
-  const TrackingResult tracked = step_with_tracking(EigenModeUpdate{100, true}, rest, 20);
-  const TrackingResult kept = step_with_tracking(EigenModeUpdate{100, false}, rest, 20);
+  const TrackingResult tracked = step_with_tracking(EigenModeUpdate{100, true, {}}, rest, 20);
+  const TrackingResult kept = step_with_tracking(EigenModeUpdate{100, false, {}}, rest, 20);
   EXPECT_GT(tracked.eigenvalue_error, 0.1);                          // the bias (measured 31 %)
   EXPECT_LT(tracked.eigenvalue_error, 0.5 * kept.eigenvalue_error);  // kept: 77 %
   EXPECT_LT(tracked.position_difference, 0.1);                       // measured 4.0 %, kept 17 %
