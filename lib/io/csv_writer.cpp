@@ -1,7 +1,9 @@
 #include "io/csv_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -48,9 +50,11 @@ CsvWriter CsvWriter::resumed(std::filesystem::path path, std::vector<std::string
   std::ifstream in(path, std::ios::binary);
   if (!in) return CsvWriter(std::move(path), std::move(columns));
   std::string header;
-  for (std::size_t i = 0; i < columns.size(); ++i)
-    header += (i > 0 ? "," : "") + quoted_if_needed(columns[i]);
-  std::string line, kept;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) header += ',';
+    header += quoted_if_needed(columns[i]);
+  }
+  std::string line, kept, last_kept;
   std::getline(in, line);
   if (line != header)
     throw InputError("cannot resume '" + path.string() + "': its columns (" + line +
@@ -61,6 +65,7 @@ CsvWriter CsvWriter::resumed(std::filesystem::path path, std::vector<std::string
     if (line.empty() || std::strtod(line.c_str(), nullptr) > last) break;  // the first field
     kept += line + "\n";
     ++rows;
+    last_kept = line;
   }
   in.close();
   write_file_atomically(path, kept);
@@ -68,6 +73,7 @@ CsvWriter CsvWriter::resumed(std::filesystem::path path, std::vector<std::string
   writer.m_path = std::move(path);
   writer.m_columns = std::move(columns);
   writer.m_rows = rows;
+  writer.m_last_kept = std::move(last_kept);
   writer.m_file = std::fopen(writer.m_path.c_str(), "ab");
   if (writer.m_file == nullptr)
     throw InputError("cannot write '" + writer.m_path.string() + "': " + std::strerror(errno));
@@ -82,7 +88,8 @@ CsvWriter::CsvWriter(CsvWriter&& other) noexcept
     : m_path(std::move(other.m_path)),
       m_columns(std::move(other.m_columns)),
       m_file(std::exchange(other.m_file, nullptr)),
-      m_rows(other.m_rows) {}
+      m_rows(other.m_rows),
+      m_last_kept(std::move(other.m_last_kept)) {}
 
 CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
   if (this != &other) {
@@ -91,8 +98,21 @@ CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
     m_columns = std::move(other.m_columns);
     m_file = std::exchange(other.m_file, nullptr);
     m_rows = other.m_rows;
+    m_last_kept = std::move(other.m_last_kept);
   }
   return *this;
+}
+
+double CsvWriter::resumed_value(const std::string& column) const {
+  const auto it = std::find(m_columns.begin(), m_columns.end(), column);
+  if (m_last_kept.empty() || it == m_columns.end()) return std::nan("");
+  std::size_t begin = 0;
+  for (auto i = m_columns.begin(); i != it; ++i) {
+    begin = m_last_kept.find(',', begin);
+    if (begin == std::string::npos) return std::nan("");
+    ++begin;
+  }
+  return std::strtod(m_last_kept.c_str() + begin, nullptr);
 }
 
 void CsvWriter::row(const std::vector<double>& values) {

@@ -39,6 +39,9 @@ class CsvWriter {
   const std::filesystem::path& path() const { return m_path; }
   /// Data rows written so far (the header not counted).
   long rows_written() const { return m_rows; }
+  /// The value in `column` of the last row kept by resumed() (NaN when none was kept, or the
+  /// table has no such column), as written: shortest round-trip form reads back exactly.
+  double resumed_value(const std::string& column) const;
 
  private:
   CsvWriter() = default;  ///< for resumed()
@@ -48,6 +51,7 @@ class CsvWriter {
   std::vector<std::string> m_columns;
   std::FILE* m_file = nullptr;
   long m_rows = 0;
+  std::string m_last_kept;  ///< resumed(): the last data row kept
 };
 
 }  // namespace simrun

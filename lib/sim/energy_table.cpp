@@ -1,6 +1,7 @@
 #include "sim/energy_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace simrun {
 
@@ -8,6 +9,7 @@ namespace {
 
 /// The interface contract's momentum columns, after total.
 constexpr const char* kMomentumColumns[] = {"px", "py", "pz", "lx", "ly", "lz"};
+constexpr const char* kFrictionDissipated = "friction_dissipated";
 
 /// Energies summed by name in first-seen order.
 std::vector<std::pair<std::string, double>> grouped(const Model& model, const VecX& q,
@@ -31,13 +33,21 @@ EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, 
                          const VecX& v, long resume_step, bool adaptive, bool discrete_energy)
     : m_adaptive(adaptive), m_discrete(discrete_energy) {
   std::vector<std::string> columns = {"step", "t"};
-  for (const auto& entry : grouped(model, q, v)) columns.push_back(entry.first);
+  for (const auto& entry : grouped(model, q, v)) {
+    columns.push_back(entry.first);
+    if (entry.first == "friction") m_friction = true;
+  }
   columns.push_back("total");
   for (const char* name : kMomentumColumns) columns.emplace_back(name);
   if (adaptive) columns.insert(columns.end(), {"h", "lambda"});
   if (discrete_energy) columns.emplace_back("discrete_energy");
+  if (m_friction) columns.emplace_back(kFrictionDissipated);
   m_csv = std::make_unique<CsvWriter>(
       resume_step >= 0 ? CsvWriter::resumed(path, columns, resume_step) : CsvWriter(path, columns));
+  if (m_friction && resume_step >= 0) {
+    const double carried = m_csv->resumed_value(kFrictionDissipated);
+    if (std::isfinite(carried)) m_friction_dissipated = carried;
+  }
 }
 
 EnergyRow EnergyTable::measure(const Model& model, const VecX& q, const VecX& v) {
@@ -60,6 +70,7 @@ void EnergyTable::write(int step, double t, const EnergyRow& energies, double h,
   for (int k = 0; k < 3; ++k) row.push_back(energies.momentum.angular[k]);
   if (m_adaptive) row.insert(row.end(), {h, lambda});
   if (m_discrete) row.push_back(discrete);
+  if (m_friction) row.push_back(m_friction_dissipated);
   m_csv->row(row);
 }
 

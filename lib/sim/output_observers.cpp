@@ -19,6 +19,7 @@ void EnergyCsvObserver::after_step(const Simulation& simulation, const StepRecor
   const auto* adaptive =
       dynamic_cast<const AdaptiveVariational*>(&simulation.primary().integrator());
   const Integrator& integrator = simulation.primary().integrator();
+  if (record.stats != nullptr) m_table->add_friction_work(record.stats->friction_work);
   m_table->write(record.step, record.t, *record.energies, record.h,
                  adaptive ? adaptive->lambda() : 0.0,
                  integrator.discrete_energy(simulation.primary().model()));

@@ -123,6 +123,25 @@ TEST(Checkpoint, AnAdaptiveRunResumedWithAStepCapEndsAtItsEndTimeBitForBit) {
   EXPECT_EQ(cli::read_json(split / "run.json").at("status"), "finished");
 }
 
+TEST(Checkpoint, ASlidingBlockWithFrictionResumesBitForBit) {
+  // IPC contact with lagged friction: the barrier stiffness and the friction lag come back from
+  // the checkpoint, and energy.csv's friction_dissipated carries its sum over the kept rows.
+  TempDir tmp;
+  json s = cli::read_json(cli::kSourceDir / "scenes" / "ipc_inclined_plane.json");
+  s["time"]["steps"] = 100;
+  s["output"] = {{"every", 10}};
+  const auto scene = tmp.write("incline.json", s);
+  const fs::path straight = tmp / "straight", split = tmp / "split";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", straight.string(), "--quiet"}).code, 0);
+  const Result first = cli::run({"run", scene.string(), "-o", split.string(), "--quiet", "--steps",
+                                 "50", "--checkpoint-every", "50"});
+  ASSERT_EQ(first.code, 0) << first.describe();
+  const Result resumed = cli::run({"resume", split.string(), "--steps", "100", "--quiet"});
+  ASSERT_EQ(resumed.code, 0) << resumed.describe();
+  EXPECT_GT(cli::column(straight / "energy.csv", "friction_dissipated").back(), 0.0);
+  expect_same_outputs(straight, split, "friction");
+}
+
 TEST(Checkpoint, AResumeFromAnEarlierCheckpointDropsTheRowsAndFramesAfterIt) {
   TempDir tmp;
   const auto scene = tmp.write("s.json", driven_scene("bdf2"));

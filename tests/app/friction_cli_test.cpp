@@ -3,7 +3,8 @@
 // ipc_inclined_plane.json) sticks when mu > tan(theta) (its centre moves less than eps_v over
 // the run: sticking creeps below eps_v) and slides with the Coulomb acceleration
 // g (sin theta - mu cos theta) within 2 % when mu < tan(theta) (a parabola fitted to the
-// centre's tangential position after the landing transient). stats.csv has friction_work.
+// centre's tangential position after the landing transient). stats.csv has friction_work,
+// energy.csv its running sum friction_dissipated, which closes the energy balance.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -132,6 +133,48 @@ TEST(FrictionCli, ABlockSlidesWithTheCoulombAccelerationWhenMuIsBelowTanTheta) {
                 mu, c[2], analytic, 100.0 * (c[2] / analytic - 1.0));
     EXPECT_NEAR(c[2], analytic, 0.02 * analytic) << mu;
   }
+}
+
+TEST(FrictionCli, FrictionDissipatedIsTheCoulombWorkAndClosesTheEnergyBalance) {
+  // energy.csv friction_dissipated is the running sum of stats.csv friction_work. While the
+  // block slides (t >= 0.1 s, |dx| per step >> eps_v h, so f1 = 1) friction does the Coulomb
+  // work mu N dx with N = m g cos(theta) (m = 1 kg); and the total lost from step 0 is what
+  // friction dissipated, but for backward Euler's own dissipation (measured 1 %).
+  TempDir tmp;
+  const double mu = 0.3, mass = 1.0, dt = 0.002;
+  json scene = cli::read_json(cli::kSourceDir / "scenes" / "ipc_inclined_plane.json");
+  scene["contact"]["friction"] = mu;
+  const fs::path out = tmp / "out";
+  const Result r = cli::run({"run", tmp.write("incline.json", scene).string(), "-o", out.string(),
+                             "--quiet", "--threads", "1"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const auto dissipated = cli::column(out / "energy.csv", "friction_dissipated");
+  const auto total = cli::column(out / "energy.csv", "total");
+  const auto work = cli::column(out / "stats.csv", "friction_work");
+  ASSERT_EQ(dissipated.size(), work.size() + 1);
+  double sum = 0.0;
+  for (size_t i = 0; i < work.size(); ++i) {
+    sum += work[i];
+    EXPECT_GE(work[i], 0.0) << "step " << i + 1;
+    EXPECT_DOUBLE_EQ(dissipated[i + 1], sum) << "step " << i + 1;
+  }
+  EXPECT_EQ(dissipated[0], 0.0);
+
+  const Track track = surface_centre_x(out / "surface", dt);
+  size_t first = 0;
+  while (track.t[first] < 0.1 - 1e-12) ++first;
+  const size_t step_a = static_cast<size_t>(std::lround(track.t[first] / dt));
+  const size_t step_b = static_cast<size_t>(std::lround(track.t.back() / dt));
+  const double coulomb = mu * mass * kG * std::cos(kTheta) * (track.x.back() - track.x[first]);
+  const double measured = dissipated[step_b] - dissipated[step_a];
+  const double lost = total.front() - total.back();
+  std::printf(
+      "[ friction ] mu %.2f: dissipated %.5f J while sliding, Coulomb mu N dx %.5f J; "
+      "total lost %.5f J, friction_dissipated %.5f J\n",
+      mu, measured, coulomb, lost, dissipated.back());
+  EXPECT_NEAR(measured, coulomb, 0.02 * coulomb);
+  EXPECT_NEAR(lost, dissipated.back(), 0.03 * dissipated.back());
+  EXPECT_GE(lost, dissipated.back());  // backward Euler only dissipates more
 }
 
 TEST(FrictionCli, ExtraLagUpdatesKeepTheCoulombAcceleration) {
