@@ -8,6 +8,7 @@ written as TetGen .node/.ele files, and one simrun scene per stand-in beside the
 | rope      | Rope, 12,791 v / 47,279 tets         | helical tube, 4 x 4 hexahedra per section x 492 sections x 6: 12,325 v / 47,232 tets |
 | honeycomb | Honeycomb, 3,642 v / 9,850 tets      | sheet with hexagonal holes, triangular prisms x 3: 3,096 v / 10,080 tets |
 | tower     | Eiffel Tower, 16,027 v / 69,271 tets | tapered cubic lattice of 3 x 3-cell bars, x 6: 18,576 v / 69,984 tets |
+| tree      | Tree, 24,533 v / 79,217 tets         | trunk, 4 branches, 8 twigs as voxelized tapered capsules (1.8 cm cubes), x 6: 19,430 v / 78,114 tets |
 
 (The ball is scenes/chen_hanging_ball.json, the cuboid scenes/chen_standin_cuboid.json: both are
 built by simrun itself.)
@@ -15,9 +16,10 @@ built by simrun itself.)
 Construction. Every mesh is a structured cell complex split into tetrahedra by a rule that
 depends only on global vertex numbers, so neighbouring cells split their shared faces the same
 way (conforming):
-- hexahedra (rope, tower): the Kuhn split of each cell into 6 tets along the diagonal from its
-  lowest (i, j, k) corner; the rope's cells follow a curved map of an (i, j, k) grid, the
-  tower's cells are the voxels that lie on the lattice bars.
+- hexahedra (rope, tower, tree): the Kuhn split of each cell into 6 tets along the diagonal from
+  its lowest (i, j, k) corner; the rope's cells follow a curved map of an (i, j, k) grid, the
+  tower's cells are the voxels that lie on the lattice bars, the tree's those whose centers lie
+  inside one of its tapered capsules.
 - prisms (honeycomb): a triangle extruded through the thickness, split into 3 tets with every
   quad face cut from its lowest-numbered vertex.
 Tets are written with positive volume; every generator checks conformity (no face shared by
@@ -42,8 +44,15 @@ density, constraints and loads are ours):
   storeys, base fixed, wind 200 Pa along +x with 50 % gusts at 0.5 Hz, h = 0.1 (Sec. 6.4.6,
   "swinging under strong wind"; at this stiffness the top moves by about 5 mm, a sway rather
   than large deformation).
+- tree: neo-Hookean, E = 5e7 homogeneous (thesis Sec. 6.4, Fig. 6.15), rho = 1000, 2.5 m high:
+  a 2.2 m trunk (radius 11 -> 4 cm), four branches 0.9 m long at 40 deg above horizontal leaving
+  it between 0.88 and 1.65 m at golden-angle azimuths (radius down to 2.8 cm), two 0.45 m twigs
+  on each (radius down to 2.7 cm); the trunk's foot fixed, gravity, h = 0.01. "Strong varying
+  wind" (no magnitude in the thesis) is read as a storm: p0 = TREE_WIND_PA = 1000 Pa (the
+  dynamic pressure of a 40 m/s wind) along +x with 50 % gusts at 1 Hz, its direction swinging
+  +-45 deg about the vertical at 0.5 Hz. The branch tips move by about 1.2 m.
 
-usage: scripts/figures/standin_meshes.py [--out DIR] [--scale F] [rope|honeycomb|tower ...]
+usage: scripts/figures/standin_meshes.py [--out DIR] [--scale F] [rope|honeycomb|tower|tree ...]
   writes DIR/<name>.node, .ele, .json and prints vertex/tet counts; --scale < 1 makes smaller
   meshes of the same shape (used by the quick mode of chen_table62.py).
 """
@@ -56,7 +65,10 @@ import sys
 
 import numpy as np
 
-THESIS_SIZES = {"rope": (12791, 47279), "honeycomb": (3642, 9850), "tower": (16027, 69271)}
+THESIS_SIZES = {"rope": (12791, 47279), "honeycomb": (3642, 9850), "tower": (16027, 69271),
+                "tree": (24533, 79217)}
+# The tree's mean wind pressure [Pa]: the thesis gives only "strong varying wind" (see scene()).
+TREE_WIND_PA = 1000.0
 
 
 class TetMesh:
@@ -302,6 +314,71 @@ def lattice_tower(scale=1.0, period=7, bar=3, bays=2, storeys=11, height=2.0, ba
     return largest_piece(mesh)
 
 
+def tree_segments(trunk=2.2, trunk_radius=(0.11, 0.04), branches=4, branch_length=0.9,
+                  branch_radius=(0.05, 0.028), twig_length=0.45, twig_radius=(0.03, 0.027)):
+    """The tree's skeleton: (start, end, start radius, end radius) capsules. A vertical trunk,
+    `branches` main branches 40 deg above horizontal leaving it between 40 % and 75 % of its
+    height at golden-angle azimuths, and two twigs per branch (at 55 % and 80 % of its length,
+    +-50 deg in azimuth and 55 deg above horizontal)."""
+    def direction(azimuth, elevation):
+        return np.array([math.cos(elevation) * math.cos(azimuth), math.sin(elevation),
+                         math.cos(elevation) * math.sin(azimuth)])
+
+    def radius_at(radii, t):
+        return radii[0] + (radii[1] - radii[0]) * t
+
+    segments = [(np.zeros(3), np.array([0.0, trunk, 0.0]), *trunk_radius)]
+    for b in range(branches):
+        t = 0.4 + 0.35 * b / max(1, branches - 1)
+        azimuth = b * math.radians(137.5)
+        start = np.array([0.0, t * trunk, 0.0])
+        end = start + branch_length * direction(azimuth, math.radians(40))
+        segments.append((start, end, radius_at(trunk_radius, t), branch_radius[1]))
+        for s, side in ((0.55, 1), (0.8, -1)):
+            root = start + s * (end - start)
+            tip = root + twig_length * direction(azimuth + side * math.radians(50), math.radians(55))
+            segments.append((root, tip, radius_at(branch_radius, s), twig_radius[1]))
+    return segments
+
+
+def voxel_tree(scale=1.0, cell=0.018):
+    """A tree of tapered capsules (tree_segments) voxelized on one grid: a cell is kept when its
+    center lies within the capsule radius of a segment (linearly interpolated along it), then
+    Kuhn-split. `scale` < 1 coarsens the cells (tets ~ scale). The trunk's foot (y = 0) is
+    `fixed`. Branches are staircases of cubes (a stand-in, not a smooth surface). Fails when
+    the largest face-connected piece is not the whole tree (a detached twig)."""
+    cell = cell / scale ** (1.0 / 3.0)
+    # At least 2 cells across, so that coarsened twigs stay face-connected (no-op at scale 1).
+    segments = [(a, b, max(ra, cell), max(rb, cell)) for a, b, ra, rb in tree_segments()]
+    lo = np.min([np.minimum(a, b) - max(ra, rb) for a, b, ra, rb in segments], axis=0)
+    hi = np.max([np.maximum(a, b) + max(ra, rb) for a, b, ra, rb in segments], axis=0)
+    lo[1] = 0.0
+    origin = np.floor(lo / cell) * cell
+    origin[1] = 0.0
+    shape = tuple(int(n) for n in np.ceil((hi - origin) / cell))
+    keep = np.zeros(shape, dtype=bool)
+    for a, b, ra, rb in segments:
+        r = max(ra, rb)
+        i0 = np.maximum(np.floor((np.minimum(a, b) - r - origin) / cell).astype(int), 0)
+        i1 = np.minimum(np.ceil((np.maximum(a, b) + r - origin) / cell).astype(int), shape)
+        idx = np.stack(np.meshgrid(*[np.arange(i0[d], i1[d]) for d in range(3)], indexing="ij"), -1)
+        centers = origin + (idx + 0.5) * cell
+        ab = b - a
+        t = np.clip(((centers - a) @ ab) / (ab @ ab), 0.0, 1.0)
+        dist = np.linalg.norm(centers - (a + t[..., None] * ab), axis=-1)
+        inside = dist <= ra + (rb - ra) * t
+        sub = keep[i0[0]:i1[0], i0[1]:i1[1], i0[2]:i1[2]]
+        sub |= inside
+    grid = np.stack(np.meshgrid(*[origin[d] + cell * np.arange(shape[d] + 1) for d in range(3)],
+                                indexing="ij"), -1)
+    mesh = orient(kuhn_tets(shape, grid, keep))
+    mesh.fixed = [int(v) for v in np.nonzero(mesh.vertices[:, 1] < 1e-12)[0]]
+    tree = largest_piece(mesh)
+    if len(tree.tets) != len(mesh.tets):
+        raise ValueError(f"tree at scale {scale:g}: {len(mesh.tets) - len(tree.tets)} tets detached")
+    return tree
+
+
 def scene(name, mesh_file, mesh):
     """The simrun scene of a stand-in (see the module docstring for the choices)."""
     fixed = [{"select": {"vertices": mesh.fixed}}]
@@ -318,6 +395,12 @@ def scene(name, mesh_file, mesh):
         obj = {"material": {"model": "stvk", "E": 3e7, "nu": 0.45, "density": 1000}}
         dt = 0.1
         extra = {"wind": {"pressure": 200.0, "direction": [1, 0, 0], "gust": {"amplitude": 0.5, "frequency": 0.5}}}
+    elif name == "tree":
+        obj = {"material": {"model": "neohookean", "E": 5e7, "nu": 0.45, "density": 1000}}
+        dt = 0.01
+        extra = {"wind": {"pressure": TREE_WIND_PA, "direction": [1, 0, 0],
+                          "gust": {"amplitude": 0.5, "frequency": 1.0},
+                          "sway": {"axis": [0, 1, 0], "angle_deg": 45, "frequency": 0.5}}}
     else:
         raise ValueError(name)
     return {"name": f"chen_standin_{name}", "format": 1, "time": {"dt": dt, "steps": 100},
@@ -327,7 +410,7 @@ def scene(name, mesh_file, mesh):
             "output": {"dir": f"out/chen_standin_{name}", "every": 5}}
 
 
-GENERATORS = {"rope": helical_rope, "honeycomb": honeycomb_sheet, "tower": lattice_tower}
+GENERATORS = {"rope": helical_rope, "honeycomb": honeycomb_sheet, "tower": lattice_tower, "tree": voxel_tree}
 
 
 def write_tetgen(mesh, stem):
@@ -359,7 +442,7 @@ def build(name, out, scale=1.0):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*", metavar="NAME", help="rope, honeycomb, tower (default: all)")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="rope, honeycomb, tower, tree (default: all)")
     parser.add_argument("--out", default=os.path.join("out", "figures", "standin_meshes"))
     parser.add_argument("--scale", type=float, default=1.0, help="relative size (tets scale about linearly)")
     args = parser.parse_args()
