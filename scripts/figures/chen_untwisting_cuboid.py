@@ -17,8 +17,18 @@ search, at most 50 iterations, tolerance 1e-6) and SI at the scene's twist and a
 (the twist at which SI fails is itself a result), and reports for every run its status
 and message, and for BE the Newton iterations per step.
 
-Writes OUT/chen_untwisting_cuboid.csv (step, t, kinetic, elastic, total per run),
-OUT/chen_untwisting_cuboid_newton.csv (BE Newton iterations per step) and .png.
+The spin is measured by the angular momentum about the axis, energy.csv's lx (the cuboid has
+no linear momentum, so lx about the origin is about its centre), and compared by its half-life
+(the first time L_x(t) < L_x(0) / 2). The script fails unless the rest-stiffness damping halves
+the spin sooner than the current-stiffness damping for SIERE and BE, and, in quick mode, unless
+s = 6 is within 6 % of s = 20 (Fig. 6.7e; measured 5 %). K(q) annihilates rigid rotations only
+in an unstressed body (for a stressed one K(q)(w x x) = w x f, the geometric stiffness), so on
+the twisted cuboid current-stiffness damping brakes the spin too, only more slowly.
+
+Writes OUT/chen_untwisting_cuboid.csv (step, t, kinetic, elastic, total per run, lx for the
+spinning runs), OUT/chen_untwisting_cuboid_newton.csv (BE Newton iterations per step) and three
+figures: .png (total energy of BE and SI per twist), _siere.png (Fig. 6.7e) and _spin.png (the
+spin kept, rest vs current stiffness damping).
 
 usage: scripts/figures/chen_untwisting_cuboid.py [--simrun PATH] [--out DIR] [--quick]
                                                   [--format png|pdf|svg[,...]]
@@ -48,6 +58,21 @@ def read_run(r, method, angle):
         iters = [int(e["newton_iters"]) for e in csv.DictReader(f)]
     return {"method": method, "angle": angle, "finished": r["status"] == "finished",
             "status": r["status"], "message": r["message"], "energy": energy, "iters": iters}
+
+
+def columns(r):
+    """The energy.csv columns the combined CSV keeps of a run (lx for the spinning ones)."""
+    return ("kinetic", "elastic", "total") + (("lx",) if "_spin_" in r["method"] else ())
+
+
+def spin_kept(r):
+    """L_x(t) / L_x(0): the angular momentum about the cuboid's axis that a run keeps."""
+    return [e["lx"] / r["energy"][0]["lx"] for e in r["energy"]]
+
+
+def half_life(r):
+    """The first time at which L_x(t) < L_x(0) / 2 (inf if never)."""
+    return next((e["t"] for e, kept in zip(r["energy"], spin_kept(r)) if kept < 0.5), math.inf)
 
 
 def main():
@@ -87,14 +112,14 @@ def main():
     with open(csv_path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["step", "t"] + [f"{c}_{r['method']}_{r['angle']}" for r in runs
-                                    for c in ("kinetic", "elastic", "total")])
+                                    for c in columns(r)])
         for i in range(steps):
             row = [i, None]
             for r in runs:
                 e = r["energy"][i] if i < len(r["energy"]) else None
                 if e and row[1] is None:
                     row[1] = e["t"]
-                row += [e["kinetic"], e["elastic"], e["total"]] if e else ["", "", ""]
+                row += [e[c] for c in columns(r)] if e else [""] * len(columns(r))
             w.writerow(row)
     be_runs = [r for r in runs if r["method"] == "be"]
     with open(os.path.join(args.out, "chen_untwisting_cuboid_newton.csv"), "w", newline="") as f:
@@ -143,12 +168,21 @@ def main():
     if set(siere_ok) >= {5, 6, 20}:
         print(f"Fig. 6.7e: max |elastic(s) - elastic(s = 20)| / E0: "
               + ", ".join(f"s = {s}: {gap(f'siere_s{s}', 'siere_s20'):.3f}" for s in MODES[:-1]))
-    print("rotation-aware damping (spinning at 5 rad/s, beta = 0.005 s): kinetic energy at the end")
+    failures = []
+    if args.quick and {6, 20} <= set(siere_ok) and not gap("siere_s6", "siere_s20") < 0.06:
+        failures.append(f"Fig. 6.7e: s = 6 is {gap('siere_s6', 'siere_s20'):.3f} E0 from s = 20 (expected < 0.06)")
+    print("rotation-aware damping (spinning at 5 rad/s, beta = 0.005 s): half-life of the angular "
+          "momentum about the axis L_x, L_x(T) / L_x(0) and kinetic energy at the end")
     for method in ("siere_s5", "be"):
         rest, current = by_label[f"{method}_spin_rest"], by_label[f"{method}_spin_current"]
-        ke_rest, ke_current = rest["energy"][-1]["kinetic"], current["energy"][-1]["kinetic"]
-        print(f"  {method}: rest stiffness {ke_rest:.4g} J, current stiffness {ke_current:.4g} J "
-              f"(rest damps the spin{'' if ke_rest < ke_current else ' NOT'} more)")
+        half_rest, half_current = half_life(rest), half_life(current)
+        print(f"  {method}: rest stiffness {half_rest:.3g} s ({spin_kept(rest)[-1]:.3f}, "
+              f"{rest['energy'][-1]['kinetic']:.4g} J), current stiffness {half_current:.3g} s "
+              f"({spin_kept(current)[-1]:.3f}, {current['energy'][-1]['kinetic']:.4g} J): rest "
+              f"damps the spin{'' if half_rest < half_current else ' NOT'} faster")
+        if not half_rest < half_current:
+            failures.append(f"{method}: the spin's half-life is {half_rest:.3g} s with rest-stiffness "
+                            f"damping, {half_current:.3g} s with current")
 
     plt = plotting.pyplot()
     if plt:
@@ -188,9 +222,26 @@ def main():
         ax.legend(fontsize=7)
         fig.tight_layout()
         plotting.save_figure(fig, args.out, "chen_untwisting_cuboid_siere", args.format)
+        fig, ax = plt.subplots(figsize=(6, 3.8))  # rotation-aware damping: the spin kept
+        spins = [(m, at) for m in ("siere_s5", "be") for at in ("rest", "current")]
+        for i, (method, at) in enumerate(spins):
+            r = by_label[f"{method}_spin_{at}"]
+            style = plotting.curve_style(i, len(r["energy"]), series=len(spins))
+            style["linestyle"] = "-" if at == "current" else "--"
+            name = "SIERE $s = 5$" if method == "siere_s5" else "BE"
+            ax.plot([e["t"] for e in r["energy"]], spin_kept(r), label=f"{name}, $K$ at {at}", **style)
+        ax.set_xlabel(r"$t$ [s]")
+        ax.set_ylabel(r"$L_x(t) / L_x(0)$")
+        ax.set_title(r"Twisted cuboid spinning at 5 rad/s, $D = \beta K$, $\beta = 0.005$ s", fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        plotting.save_figure(fig, args.out, "chen_untwisting_cuboid_spin", args.format)
     print(f"wrote {csv_path}")
     if not be_ok:
-        sys.exit("BE failed on the scene (360 deg twist)")
+        failures.append("BE failed on the scene (360 deg twist)")
+    if failures:
+        sys.exit("FAILED: " + "; ".join(failures))
 
 
 if __name__ == "__main__":
