@@ -1,5 +1,7 @@
 #include "commands.hpp"
 
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -40,26 +42,44 @@ SceneConfig load(const CommonOptions& options, std::vector<std::string> extra_ov
   return scene;
 }
 
+/// The most threads a run may ask for (the scene schema's /threads maximum too). OpenMP fails
+/// to create some tens of thousands (libgomp crashed at 99999); more than this is a typo.
+constexpr long kMaxThreads = 1024;
+
 /// The thread count of a run: --threads, else the scene's "threads", else OMP_NUM_THREADS when
-/// the user set it (a batch job's or a test harness's limit), else every available core.
+/// the user set it (a batch job's or a test harness's limit), else every available core. More
+/// than kMaxThreads is bad input naming where it came from.
 int effective_threads(const CommonOptions& options, const SceneConfig& scene) {
-  if (options.threads > 0) return options.threads;
-  if (scene.threads > 0) return scene.threads;
+  const auto checked = [](long n, const std::string& source) {
+    require(n <= kMaxThreads, source + " asks for " + std::to_string(n) + " threads: at most " +
+                                  std::to_string(kMaxThreads) + " (this process may run on " +
+                                  std::to_string(available_cores()) + " cores)");
+    return static_cast<int>(n);
+  };
+  if (options.threads > 0) return checked(options.threads, "--threads");
+  if (scene.threads > 0) return checked(scene.threads, "the scene's /threads");
   if (const char* omp = std::getenv("OMP_NUM_THREADS")) {
-    const int n = std::atoi(omp);
-    if (n > 0) return n;
+    errno = 0;
+    char* end = nullptr;
+    const long n = std::strtol(omp, &end, 10);
+    if (end != omp && n > 0) return checked(errno == ERANGE ? LONG_MAX : n, "OMP_NUM_THREADS");
   }
   return available_cores();
 }
 
 /// Limits every thread pool to `threads` (restarting the process once if needed, see
-/// thread_environment.hpp) and sets simrun's own OpenMP loops to it.
-void apply_threads(const CommonOptions& options, int threads, std::vector<std::string>& notes) {
+/// thread_environment.hpp) and sets simrun's own OpenMP loops to it. A run (`for_run`) first
+/// blocks its interrupt signals, restarts also when they were not blocked at start (so that no
+/// thread sees them unblocked, interrupt.hpp), and then starts the signal watcher.
+void apply_threads(const CommonOptions& options, int threads, std::vector<std::string>& notes,
+                   bool for_run = false) {
+  if (for_run) block_interrupt_signals();
   std::string note;
   // Restarting reads the scene again: a pipe or process substitution can be read only once.
   std::error_code ec;
   if (std::filesystem::is_regular_file(options.scene, ec)) {
-    ensure_thread_environment(threads, options.argv, note);
+    ensure_thread_environment(threads, options.argv, note,
+                              for_run && !interrupt_signals_blocked_at_start());
   } else if (!thread_environment_ready(threads)) {
     note =
         "threads: the scene is not a regular file, so simrun did not restart to limit "
@@ -69,6 +89,7 @@ void apply_threads(const CommonOptions& options, int threads, std::vector<std::s
   }
   if (!note.empty()) notes.push_back(note);
   set_thread_count(threads);
+  if (for_run) install_interrupt_handlers();
 }
 
 void print_notes(const CommonOptions& options, const std::vector<std::string>& notes) {
@@ -107,7 +128,6 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
                                                   stream_is_terminal(stderr));
     if (resume) progress->start_at(static_cast<int>(resume->step));
   }
-  install_interrupt_handlers();
   const Timer stepping_timer;
   bool time_limit_reached = false;
   RunResult result;
@@ -212,7 +232,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   const SceneConfig scene = load(options, extra);
   const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;
-  apply_threads(options, threads, notes);
+  apply_threads(options, threads, notes, /*for_run=*/true);
   check_output_folder(scene.output.dir, scene.name, options.force);
   // Everything that can reject the input happens before the output folder is touched.
   std::vector<std::string> model_notes;
@@ -278,7 +298,7 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   std::vector<std::string> notes;
   CommonOptions restartable = options;  // re-running `resume` reads nothing only once
   restartable.scene = record_file.string();
-  apply_threads(restartable, threads, notes);
+  apply_threads(restartable, threads, notes, /*for_run=*/true);
   std::vector<std::string> model_notes;
   auto simulation = build_simulation(scene, &model_notes);
   notes.insert(notes.end(), model_notes.begin(), model_notes.end());

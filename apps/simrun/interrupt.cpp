@@ -1,25 +1,83 @@
 #include "interrupt.hpp"
 
+#include <pthread.h>
+
+#include <atomic>
 #include <csignal>
+#include <thread>
 
 namespace simrun::app {
 
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;
+std::atomic<int> g_signal{0};
+std::atomic<bool> g_watching{false};
+int g_blocked_at_start = -1;  ///< -1: not asked yet
 
-void on_run_stop_signal(int signal) {
-  g_signal = signal;
-  // The next one takes the default action (terminate).
+sigset_t interrupt_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+/// The second signal: the default action (terminate) for the whole process. The watcher unblocks
+/// the signal in its own thread and sends it to itself.
+void terminate_with(int signal) {
   std::signal(signal, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, signal);
+  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  pthread_kill(pthread_self(), signal);
+}
+
+void take(int signal) {
+  int none = 0;
+  if (!g_signal.compare_exchange_strong(none, signal)) terminate_with(signal);
+}
+
+/// For a thread that still has the signals unblocked (a pool started before the mask was set,
+/// when simrun could not restart): the same as the watcher, async-signal-safe.
+void on_run_stop_signal(int signal) {
+  int none = 0;
+  if (!g_signal.compare_exchange_strong(none, signal)) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
+}
+
+void watch() {
+  const sigset_t set = interrupt_set();
+  for (;;) {
+    int signal = 0;
+    if (sigwait(&set, &signal) == 0) take(signal);
+  }
 }
 
 }  // namespace
 
+void block_interrupt_signals() {
+  const sigset_t set = interrupt_set();
+  sigset_t previous;
+  pthread_sigmask(SIG_BLOCK, &set, &previous);
+  if (g_blocked_at_start < 0)
+    g_blocked_at_start =
+        sigismember(&previous, SIGINT) == 1 && sigismember(&previous, SIGTERM) == 1;
+}
+
+bool interrupt_signals_blocked_at_start() { return g_blocked_at_start == 1; }
+
 void install_interrupt_handlers() {
+  if (g_watching.exchange(true)) return;
+  block_interrupt_signals();
   std::signal(SIGINT, on_run_stop_signal);
   std::signal(SIGTERM, on_run_stop_signal);
+  std::thread(watch).detach();
 }
+
+int interrupt_watcher_threads() { return g_watching ? 1 : 0; }
 
 int interrupt_signal() { return g_signal; }
 

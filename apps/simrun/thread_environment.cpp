@@ -10,6 +10,8 @@
 #include <fstream>
 #include <thread>
 
+#include "interrupt.hpp"
+
 namespace simrun::app {
 
 namespace {
@@ -59,9 +61,9 @@ bool thread_environment_ready(int threads) {
   return ready;
 }
 
-void ensure_thread_environment(int threads, const std::vector<std::string>& argv,
-                               std::string& note) {
-  if (thread_environment_ready(threads)) return;
+void ensure_thread_environment(int threads, const std::vector<std::string>& argv, std::string& note,
+                               bool restart) {
+  if (thread_environment_ready(threads) && !restart) return;
   const std::string value = std::to_string(threads);
   for (const char* name : kLimitVariables) setenv(name, value.c_str(), 1);
   // Threads idle between parallel regions sleep instead of spinning: the assembly's OpenMP
@@ -80,7 +82,7 @@ nlohmann::json thread_report(int requested) {
           {"openmp", omp_get_max_threads()},
           {"openmp_limit", omp_get_thread_limit()},
           {"blas", blas_threads()},
-          {"alive", live_threads()}};
+          {"alive", live_threads() - interrupt_watcher_threads()}};
 }
 
 }  // namespace simrun::app

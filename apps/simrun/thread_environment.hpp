@@ -16,14 +16,16 @@ int available_cores();
 /// True when the environment already limits every pool to `threads`.
 bool thread_environment_ready(int threads);
 
-/// Returns at once when the environment already limits every pool to `threads`; otherwise sets
-/// it and replaces the process by the same binary (/proc/self/exe) run with `argv` (argv[0]
-/// kept), returning only if exec fails, with a note in `note`.
-void ensure_thread_environment(int threads, const std::vector<std::string>& argv,
-                               std::string& note);
+/// Returns at once when the environment already limits every pool to `threads` and `restart` is
+/// false; otherwise sets it and replaces the process by the same binary (/proc/self/exe) run
+/// with `argv` (argv[0] kept), returning only if exec fails, with a note in `note`. (`restart`:
+/// a run whose interrupt signals were not blocked at start, interrupt.hpp.)
+void ensure_thread_environment(int threads, const std::vector<std::string>& argv, std::string& note,
+                               bool restart = false);
 
 /// What the process uses now: {"requested", "openmp", "openmp_limit", "blas", "alive"} where
-/// alive counts the process's threads (/proc/self/status), for run.json.
+/// alive counts the process's threads (/proc/self/status) but simrun's signal watcher
+/// (interrupt.hpp), for run.json.
 nlohmann::json thread_report(int requested);
 
 }  // namespace simrun::app

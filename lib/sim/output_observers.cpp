@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "integrate/adaptive_variational.hpp"
+#include "io/pvd_writer.hpp"
+#include "sim/frame_files.hpp"
 
 namespace simrun {
 
@@ -78,12 +80,35 @@ void FrameObserver::begin(const Simulation& simulation, const StepRecord& initia
   const FrameData& frames = m_frames ? *m_frames : simulation.primary().frames();
   m_last_t = initial.t;
   if (initial.resumed) {
-    m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format, frames, initial.step);
-    m_last_written = initial.step;  // (written before, or not an output step)
+    // The earlier run wrote a frame at the resume step also when it only ended there: keep it
+    // only if the uninterrupted run writes it too, so that both leave the same frames.
+    const long keep_through = resume_step_is_output(initial) ? initial.step : initial.step - 1;
+    m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format, frames, keep_through);
+    m_last_written = keep_through;
     return;
   }
   m_writer = std::make_unique<FrameWriter>(m_out_dir, m_format, frames);
   write(simulation, initial);
+}
+
+bool FrameObserver::resume_step_is_output(const StepRecord& initial) const {
+  if (initial.step == 0 || initial.last) return true;
+  if (m_interval <= 0.0) return initial.step % m_every == 0;
+  // Interval frames: whether a multiple of the interval lies between the last frame written
+  // before the resume step and it (the steps in between were not output steps).
+  double previous = -1.0;
+  long previous_step = -1;
+  for (const auto& entry : PvdCollection::read_entries(m_out_dir / "frames.pvd")) {
+    const long step = frame_file_step(entry.file);
+    if (step < initial.step && step > previous_step) {
+      previous_step = step;
+      previous = entry.time;
+    }
+  }
+  if (previous_step < 0) return true;  // no frames.pvd (surface only): keep what is there
+  const double slack =
+      1e-6 * (initial.t - previous) / static_cast<double>(initial.step - previous_step);
+  return std::floor((initial.t + slack) / m_interval) > std::floor((previous + slack) / m_interval);
 }
 
 bool FrameObserver::is_output_step(const StepRecord& record) const {

@@ -55,6 +55,8 @@ class FrameObserver final : public StepObserver {
 
  private:
   bool is_output_step(const StepRecord& record) const;
+  /// Whether the uninterrupted run writes a frame at a resumed run's first step.
+  bool resume_step_is_output(const StepRecord& initial) const;
   void write(const Simulation& simulation, const StepRecord& record);
 
   std::filesystem::path m_out_dir;

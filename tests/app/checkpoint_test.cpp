@@ -142,6 +142,27 @@ TEST(Checkpoint, ASlidingBlockWithFrictionResumesBitForBit) {
   expect_same_outputs(straight, split, "friction");
 }
 
+TEST(Checkpoint, ARunEndedBetweenFrameStepsResumesToTheSameFrames) {
+  // A run that ends at step 48 writes a frame there (its last step), which the uninterrupted run
+  // does not (frames every 5 steps, or every 0.023 s): the resumed run drops it.
+  for (const json& output : {json{{"every", 5}}, json{{"interval", 0.023}}}) {
+    TempDir tmp;
+    json s = driven_scene("bdf2");
+    s["output"] = output;
+    const auto scene = tmp.write("s.json", s);
+    const fs::path straight = tmp / "straight", split = tmp / "split";
+    ASSERT_EQ(cli::run({"run", scene.string(), "-o", straight.string(), "--quiet"}).code, 0);
+    ASSERT_EQ(cli::run({"run", scene.string(), "-o", split.string(), "--quiet", "--steps", "48",
+                        "--checkpoint-every", "48"})
+                  .code,
+              0);
+    EXPECT_TRUE(fs::exists(split / "frames" / "000048.vtu"));
+    const Result resumed = cli::run({"resume", split.string(), "--steps", "100", "--quiet"});
+    ASSERT_EQ(resumed.code, 0) << resumed.describe();
+    expect_same_outputs(straight, split, output.dump());
+  }
+}
+
 TEST(Checkpoint, AResumeFromAnEarlierCheckpointDropsTheRowsAndFramesAfterIt) {
   TempDir tmp;
   const auto scene = tmp.write("s.json", driven_scene("bdf2"));

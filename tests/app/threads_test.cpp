@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <thread>
@@ -16,6 +17,7 @@ namespace {
 
 using cli::TempDir;
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 json thread_use(const TempDir& dir, const std::string& threads) {
   const cli::Result r =
@@ -49,6 +51,32 @@ TEST(Threads, EveryPoolGetsTheRequestedCount) {
   if (use.at("blas") != -1) {
     EXPECT_EQ(use.at("blas"), std::min(2L, cores));
   }
+}
+
+TEST(Threads, MoreThanAThousandThreadsIsBadInputNamingWhereItCameFrom) {
+  // libgomp crashed (SIGSEGV, run.json left "running") when asked for 99999 threads.
+  TempDir dir;
+  const std::string scene = (cli::kSourceDir / "scenes" / "quickstart.json").string();
+  const auto expect_refused = [&](const cli::Result& r, const std::string& source) {
+    EXPECT_EQ(r.code, 1) << r.describe();
+    EXPECT_NE(r.err.find(source), std::string::npos) << r.describe();
+    EXPECT_NE(r.err.find("at most 1024"), std::string::npos) << r.describe();
+    EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
+  };
+  expect_refused(cli::run({"run", scene, "-o", (dir / "out").string(), "--threads", "99999"}),
+                 "--threads");
+  const char* omp = std::getenv("OMP_NUM_THREADS");
+  const std::string saved = omp ? omp : "";
+  setenv("OMP_NUM_THREADS", "99999", 1);
+  const cli::Result from_environment = cli::run({"run", scene, "-o", (dir / "out").string()});
+  if (omp)
+    setenv("OMP_NUM_THREADS", saved.c_str(), 1);
+  else
+    unsetenv("OMP_NUM_THREADS");
+  expect_refused(from_environment, "OMP_NUM_THREADS");
+  const cli::Result scene_value = cli::run({"validate", scene, "--set", "/threads=5000"});
+  EXPECT_EQ(scene_value.code, 1) << scene_value.describe();
+  EXPECT_NE(scene_value.err.find("/threads"), std::string::npos) << scene_value.describe();
 }
 
 TEST(Threads, ASceneFromAPipeRunsWithoutTheRestart) {
