@@ -20,6 +20,15 @@ inline CLI::Validator at_least(long minimum) {
       "INT>=" + std::to_string(minimum));
 }
 
+/// A path that is not empty (`-o ""` would silently mean the scene's default folder).
+inline CLI::Validator not_empty_path() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "expected a folder, found an empty path" : std::string();
+      },
+      "PATH");
+}
+
 /// A wall time: "300" or "300s" seconds, "5m" minutes, "1h" hours -> seconds. Throws
 /// std::invalid_argument unless it is a finite number > 0 with one of these forms.
 inline double parse_wall_time(const std::string& text) {

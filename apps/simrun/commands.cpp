@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <optional>
 
 #include "core/error.hpp"
@@ -14,6 +15,7 @@
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
 #include "io/atomic_file.hpp"
+#include "io/number_format.hpp"
 #include "io/progress.hpp"
 #include "output_folder.hpp"
 #include "run_record.hpp"
@@ -105,7 +107,7 @@ int validate_command(const CommonOptions& options) {
   std::vector<std::string> notes;
   build_simulation(scene, &notes);
   print_notes(options, notes);
-  std::cout << normalized_scene_text(scene);
+  if (!options.quiet) std::cout << normalized_scene_text(scene);
   return kExitFinished;
 }
 
@@ -151,9 +153,12 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
     // main() maps it.
     if (progress) progress->finish("failed");
     record["status"] = "failed";
-    record["message"] = std::string("internal error: ") + e.what();
+    const std::string why = dynamic_cast<const std::bad_alloc*>(&e)
+                                ? std::string("out of memory")
+                                : std::string("internal error: ") + e.what();
+    record["message"] = why;
     write_run_record(settings.out_dir, record);
-    log << "failed: internal error: " << e.what() << "\n";
+    log << "failed: " << why << "\n";
     throw;
   }
   if (progress) progress->finish(result.status);
@@ -178,7 +183,7 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
   const Model& model = simulation.model();
   record["counts"] = {{"steps_requested", expected_steps},
                       {"steps_done", result.steps_done},
-                      {"t_end", result.t_end},
+                      {"t_end", std::stod(format_time(result.t_end))},  // 15 digits
                       {"frames", result.frames_written},
                       {"vertices", model.num_vertices()},
                       {"free_dofs", model.num_free()}};

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include "cli_checks.hpp"
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/string_distance.hpp"
 #include "exit_codes.hpp"
+#include "scene/memory_estimate.hpp"
 #include "scene/scene_schema.hpp"
 #include "simrun/version.hpp"
 #include "sweep_command.hpp"
@@ -103,7 +105,8 @@ int main(int argc, char** argv) {
 
   CLI::App* run = app.add_subcommand("run", "Simulate a scene and write its output folder");
   add_scene_options(run, options);
-  run->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
+  run->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)")
+      ->check(not_empty_path());
   run->add_option("--steps", steps, "Number of steps (overrides time.steps)")->check(at_least(0));
   run->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
       ->check(at_least(1));
@@ -135,6 +138,8 @@ int main(int argc, char** argv) {
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scene and print it normalized");
   add_scene_options(validate, options);
+  validate->add_flag("-q,--quiet", options.quiet,
+                     "Print nothing: the exit code says whether the scene is valid");
 
   CLI::App* modes_cmd = app.add_subcommand("modes", "Rest-state eigenmodes K u = lambda M u");
   add_scene_options(modes_cmd, options);
@@ -143,14 +148,16 @@ int main(int argc, char** argv) {
   modes_cmd->add_flag("--csv-only", modes_csv_only,
                       "Write modes.csv only (no modes/mode_NNN.vtu: 1000 modes of a 2.5k-tet "
                       "beam are ~200 MB of VTU)");
-  modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
+  modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)")
+      ->check(not_empty_path());
   modes_cmd->add_option("--threads", options.threads, "Threads for assembly")->check(at_least(1));
   modes_cmd->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
 
   CLI::App* coarsen = app.add_subcommand(
       "coarsen", "Homogenized tensors of the scene's coarsened objects (docs/coarsening.md)");
   add_scene_options(coarsen, options);
-  coarsen->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)");
+  coarsen->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)")
+      ->check(not_empty_path());
   coarsen->add_option("--threads", options.threads, "Threads")->check(at_least(1));
   coarsen->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
 
@@ -193,6 +200,18 @@ int main(int argc, char** argv) {
     }
   } catch (const simrun::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // The estimate (scene/memory_estimate.hpp) passed but an allocation still failed: a scene too
+    // large for the memory this process may use, which is the input's size, not a bug.
+    std::string available = "unknown";
+    try {
+      available = simrun::format_bytes(simrun::available_memory_bytes());
+    } catch (const std::exception&) {
+    }
+    std::cerr << "error: out of memory: the scene needs more memory than this process may use ("
+              << available << " available; see SIMRUN_MEMORY_LIMIT, ulimit -v, the cgroup's "
+              << "memory.max)\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

@@ -109,9 +109,10 @@ SurfaceMesh read_off(const std::filesystem::path& path) {
   std::vector<Vec3> x;
   x.reserve(in.entries_that_fit(nv, 3));
   for (long i = 0; i < nv; ++i) {
-    const auto t = in.line("vertex " + str(i) + " of " + str(nv));
+    // Ordinals count from 1 (as the other readers' messages do); face indices from 0.
+    const auto t = in.line("vertex " + str(i + 1) + " of " + str(nv));
     if (t.size() < 3)
-      in.fail("expected 'x y z' for vertex " + str(i) + ", found " + str(t.size()) + " fields");
+      in.fail("expected 'x y z' for vertex " + str(i + 1) + ", found " + str(t.size()) + " fields");
     Vec3 p;
     for (int c = 0; c < 3; ++c) p(c) = in.to_double(t[c], "a vertex coordinate");
     x.push_back(p);
@@ -119,7 +120,7 @@ SurfaceMesh read_off(const std::filesystem::path& path) {
   std::vector<std::array<int, 3>> faces;
   faces.reserve(in.entries_that_fit(nf, 4));  // "3 i j k" at least
   for (long i = 0; i < nf; ++i) {
-    const auto t = in.line("face " + str(i) + " of " + str(nf));
+    const auto t = in.line("face " + str(i + 1) + " of " + str(nf));
     const long k = in.to_long(t[0], "the number of face vertices");
     if (k < 3 || k > static_cast<long>(t.size()) - 1)
       in.fail("expected a face with at least 3 vertex indices, found " + t[0] + " of " +

@@ -152,7 +152,10 @@ void TextReader::require_fits(long count, const std::string& noun) const {
   }
 }
 
-std::string TextReader::where() const { return m_path.string() + ":" + std::to_string(m_line); }
+std::string TextReader::where() const {
+  // An empty file ends on its first line.
+  return m_path.string() + ":" + std::to_string(std::max(m_line, 1L));
+}
 
 void TextReader::fail(const std::string& message) const {
   throw InputError(where() + ": " + message);

@@ -117,13 +117,18 @@ BuiltModel build_model(const SceneConfig& scene) {
   // Boxes first: their counts are known before generating them (a box can ask for 2^30 tets).
   const bool factorizes = run_factorizes(scene);
   double box_vertices = 0.0, box_tets = 0.0;
-  for (const ObjectConfig& object : scene.objects)
+  std::string box_pointers;
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
+    const ObjectConfig& object = scene.objects[i];
     if (object.mesh.kind == MeshConfig::Kind::kBox) {
       const Eigen::Vector3d cells = object.mesh.box_cells.cast<double>();
       box_vertices += (cells.array() + 1.0).prod();
       box_tets += cells.prod() * object.mesh.box_split;
+      box_pointers += (box_pointers.empty() ? ": " : ", ") +
+                      ("/objects/" + std::to_string(i) + "/mesh/box/cells");
     }
-  require_memory(scene.source.string(), box_vertices, box_tets, factorizes);
+  }
+  require_memory(scene.source.string() + box_pointers, box_vertices, box_tets, factorizes);
   std::vector<ObjectPieces> pieces;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
     pieces.push_back(
@@ -142,7 +147,7 @@ BuiltModel build_model(const SceneConfig& scene) {
     vertices += piece.mesh.num_vertices();
     tets += piece.mesh.num_tets();
   }
-  require_memory(scene.source.string(), vertices, tets, factorizes);
+  require_memory(scene.source.string() + ": /objects", vertices, tets, factorizes);
   MergedObjects objects = merge_objects(pieces);
   append_obstacle_surfaces(scene, objects, built.notes);
   built.frames = frame_data(objects);
@@ -178,8 +183,15 @@ BuiltModel build_model(const SceneConfig& scene) {
   const RayleighDamping damping{scene.damping.mass, scene.damping.stiffness,
                                 scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest};
   DofMap dofs(objects.num_vertices(), fixed);
-  require(dofs.num_free() > 0,
-          "every vertex of the scene is constrained by 'dirichlet': nothing to simulate");
+  if (dofs.num_free() == 0) {
+    std::string pointers;
+    for (size_t i = 0; i < scene.objects.size(); ++i)
+      if (!scene.objects[i].dirichlet.empty())
+        pointers +=
+            (pointers.empty() ? "" : ", ") + ("/objects/" + std::to_string(i) + "/dirichlet");
+    throw InputError(scene.source.string() + ": " + pointers +
+                     ": every vertex of the scene is constrained: nothing to simulate");
+  }
   built.model =
       std::make_unique<Model>(objects.mesh.vertices, elements, objects.density, scene.lumped_mass,
                               objects.point_mass, std::move(dofs), std::move(terms.terms), damping);

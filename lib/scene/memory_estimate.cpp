@@ -1,5 +1,8 @@
 #include "scene/memory_estimate.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -21,20 +24,61 @@ MemoryEstimate estimate_run_memory(double vertices, bool factorizes) {
   return e;
 }
 
+namespace {
+
+/// The first number after `key` in a "key value" file such as /proc/meminfo (NaN when absent).
+double field(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    double value = 0.0;
+    if (fields >> name >> value && name == key) return value;
+  }
+  return std::nan("");
+}
+
+/// What the cgroup (v2) of this process still allows: memory.max - memory.current (NaN when
+/// there is no limit or no cgroup v2).
+double cgroup_room() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(self, line)) {
+    if (line.rfind("0::", 0) != 0) continue;
+    const std::string dir = "/sys/fs/cgroup" + line.substr(3);
+    std::ifstream max_file(dir + "/memory.max"), current_file(dir + "/memory.current");
+    double max = 0.0, current = 0.0;
+    if (max_file >> max && current_file >> current) return max - current;  // "max": fails
+  }
+  return std::nan("");
+}
+
+/// What the address-space limit (ulimit -v) still allows: RLIMIT_AS less the current size.
+double address_space_room() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nan("");
+  const double size_kb = field("/proc/self/status", "VmSize:");
+  return static_cast<double>(limit.rlim_cur) - (std::isnan(size_kb) ? 0.0 : 1024.0 * size_kb);
+}
+
+}  // namespace
+
 double available_memory_bytes() {
   if (const char* limit = std::getenv("SIMRUN_MEMORY_LIMIT")) {
-    const double bytes = std::atof(limit);
-    if (bytes > 0) return bytes;
+    char* end = nullptr;
+    const double bytes = std::strtod(limit, &end);
+    if (end == limit || *end != '\0' || !(bytes > 0.0) || !std::isfinite(bytes))
+      throw InputError(std::string("SIMRUN_MEMORY_LIMIT='") + limit +
+                       "': expected a positive number of bytes (e.g. 8e9)");
+    return bytes;
   }
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream in(line);
-    std::string key;
-    double kb = 0.0;
-    if (in >> key >> kb && key == "MemAvailable:") return kb * 1024.0;
-  }
-  return 0.0;
+  // The least of what the machine has free, the cgroup allows and ulimit -v allows.
+  double available = 1024.0 * field("/proc/meminfo", "MemAvailable:");
+  for (const double room : {cgroup_room(), address_space_room()})
+    if (!std::isnan(room) && (std::isnan(available) || room < available))
+      available = std::max(room, 1.0);
+  return std::isnan(available) ? 0.0 : available;
 }
 
 std::string format_bytes(double bytes) {

@@ -22,8 +22,11 @@ struct MemoryEstimate {
 
 MemoryEstimate estimate_run_memory(double vertices, bool factorizes);
 
-/// Bytes the run may use: SIMRUN_MEMORY_LIMIT (bytes; for tests and shared machines) when set,
-/// else MemAvailable from /proc/meminfo; 0 when unknown (then nothing is refused).
+/// Bytes the run may use: SIMRUN_MEMORY_LIMIT (bytes; for tests and shared machines) when set
+/// (InputError when it is not a positive number), else the least of MemAvailable from
+/// /proc/meminfo, the room left in the process's cgroup v2 (memory.max - memory.current) and
+/// under its address-space limit (ulimit -v: RLIMIT_AS - VmSize); 0 when unknown (then
+/// nothing is refused).
 double available_memory_bytes();
 
 /// Throws InputError "WHERE: the run needs about X GB (...), but Y GB are available; ..." when

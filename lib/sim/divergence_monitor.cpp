@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.hpp"
+
 namespace simrun {
 
 namespace {
@@ -22,7 +24,7 @@ double energy_scale(const Model& model, const State& s) {
   return std::max({scale, g.cwiseAbs().sum() * diagonal, 1e-12});
 }
 
-std::string number(double value) { return std::to_string(value); }
+std::string number(double value) { return short_number(value, 6); }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // created, and the message names the file / JSON pointer / mesh element and the problem).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <regex>
 #include <string>
 #include <vector>
@@ -318,6 +319,35 @@ TEST(BadInput, UnknownExponentialIntegratorSettingsNameThePointer) {
     expect_bad_input(tmp, tmp.write("eigen0.json", s),
                      {"eigen0.json", "/integrator/eigensolver/max_iterations"});
   }
+}
+
+// Found by a user audit: errors that named no pointer, settings taken silently, and an
+// allocation failure reported as an internal error.
+TEST(BadInput, WhatAUserAuditFoundNamesItsSource) {
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["objects"][0]["dirichlet"] = json::parse(R"([{"select": {"all": true}}])");
+  expect_bad_input(tmp, tmp.write("fixed.json", s),
+                   {"fixed.json", "/objects/0/dirichlet", "nothing to simulate"});
+  s = cli::tiny_scene();
+  s["objects"][0]["mesh"]["box"]["cells"] = {400, 40, 40};
+  expect_bad_input(tmp, tmp.write("huge.json", s),
+                   {"huge.json", "/objects/0/mesh/box/cells", "the run needs about"});
+
+  const Result empty_output =
+      cli::run({"run", tmp.write("ok.json", cli::tiny_scene()).string(), "-o", "", "--quiet"});
+  EXPECT_EQ(empty_output.code, 1) << empty_output.describe();
+  EXPECT_NE(empty_output.err.find("empty path"), std::string::npos) << empty_output.describe();
+
+  setenv("SIMRUN_MEMORY_LIMIT", "abc", 1);
+  const Result limit = cli::run({"validate", (tmp / "ok.json").string()});
+  unsetenv("SIMRUN_MEMORY_LIMIT");
+  EXPECT_EQ(limit.code, 1) << limit.describe();
+  EXPECT_NE(limit.err.find("SIMRUN_MEMORY_LIMIT='abc'"), std::string::npos) << limit.describe();
+
+  const Result quiet = cli::run({"validate", "-q", (tmp / "ok.json").string()});
+  EXPECT_EQ(quiet.code, 0) << quiet.describe();
+  EXPECT_TRUE(quiet.out.empty()) << quiet.out;
 }
 
 TEST(BadInput, ValidateRejectsWhatRunRejectsInTheScene) {

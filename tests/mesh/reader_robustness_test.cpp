@@ -73,7 +73,7 @@ TEST(ReaderRobustness, TetgenCountsBeyondTheFileFailAtTheEndWithoutAllocating) {
 TEST(ReaderRobustness, OffVertexCountBeyondTheFileFailsAtTheEndWithoutAllocating) {
   const std::string msg = input_error_message([] { read_off(fuzz_data("off_vertex_count.off")); });
   EXPECT_TRUE(contains(msg,
-                       "off_vertex_count.off:2: expected vertex 0 of 4611686018427387904, "
+                       "off_vertex_count.off:2: expected vertex 1 of 4611686018427387904, "
                        "found end of file"))
       << msg;
 }
