@@ -148,6 +148,16 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
           }
         },
         resume);
+  } catch (const InputError& e) {
+    // A checkpoint that does not fit the scene (restored at the first step): bad input, named.
+    const std::string why =
+        (resume && !resume->file.empty() ? resume->file.string() + ": " : std::string()) + e.what();
+    if (progress) progress->finish("failed");
+    record["status"] = "failed";
+    record["message"] = why;
+    write_run_record(settings.out_dir, record);
+    log << "failed: " << why << "\n";
+    throw InputError(why);
   } catch (const std::exception& e) {
     // Record the failure (e.g. out of memory in a factorization, a disk that filled up) before
     // main() maps it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
 #include "core/error.hpp"
 #include "scene/json_file.hpp"
@@ -101,7 +102,29 @@ SceneOverride parse_override(const std::string& text) {
                      std::to_string(problem->offset + 1) + " of VALUE)");
   }
   o.value = json::parse(value, nullptr, /*allow_exceptions=*/false);
-  if (o.value.is_discarded()) o.value = value;
+  if (o.value.is_discarded()) {
+    // A bare word is a string (`/integrator/type=siere`); what was meant as JSON (an object, an
+    // array, a quoted string, a number) and does not parse is an error, not a string.
+    static const std::regex number(R"(\s*-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?\s*)");
+    const std::size_t first = value.find_first_not_of(" \t");
+    const bool meant_as_json = (first != std::string::npos &&
+                                std::string("{[\"").find(value[first]) != std::string::npos) ||
+                               std::regex_match(value, number);
+    if (meant_as_json) {
+      std::string why = "not valid JSON";
+      try {
+        const json parsed = json::parse(value);  // throws: the message says why
+      } catch (const json::exception& e) {
+        why = e.what();
+        if (const std::size_t close = why.find("] "); close != std::string::npos)
+          why = why.substr(close + 2);  // drop "[json.exception.parse_error.101] "
+      }
+      throw InputError(
+          "--set " + shown(text) + ": VALUE is not valid JSON (" + why +
+          "); a string without quotes is taken as it is only when it is not JSON-like");
+    }
+    o.value = value;
+  }
   return o;
 }
 

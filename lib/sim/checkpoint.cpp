@@ -66,6 +66,7 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
 
   try {
     Checkpoint c;
+    c.file = path;
     c.step = header.at("step").get<long>();
     c.t0 = header.at("t0").get<double>();
     c.monitor_total0 = header.at("monitor_total0").get<double>();

@@ -29,6 +29,7 @@ struct Checkpoint {
   std::vector<SystemCheckpoint> systems;  ///< primary first, then the companions
   double monitor_total0 = 0.0;            ///< DivergenceMonitor memory
   std::vector<double> monitor_changes;
+  std::filesystem::path file;  ///< read_checkpoint(): where it was read from (for messages)
 };
 
 /// Writes `checkpoint` to `path` atomically (a crash mid-write keeps the previous one).

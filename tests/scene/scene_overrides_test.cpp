@@ -28,6 +28,22 @@ TEST(SceneOverrides, ParsesJsonOrBareString) {
             std::string::npos);
 }
 
+TEST(SceneOverrides, WhatLooksLikeJsonMustParse) {
+  // Found by a user audit: these became the strings "1e400" and "{" and were reported as
+  // "expected number, found string".
+  EXPECT_NE(input_error_of([] { parse_override("/t/steps=1e400"); }).find("not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_override("/t/dt={"); }).find("not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_override("/a=[1, 2"); }).find("not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_override("/a=\"open"); }).find("not valid JSON"),
+            std::string::npos);
+  // Bare words, also those starting with a digit, stay strings.
+  EXPECT_EQ(parse_override("/a=3d.obj").value, json("3d.obj"));
+  EXPECT_EQ(parse_override("/a=-").value, json("-"));
+}
+
 TEST(SceneOverrides, AppliedBeforeValidation) {
   SceneFolder dir;
   const auto file = dir.write("s.json", minimal_scene());
