@@ -21,6 +21,7 @@
 #include "run_record.hpp"
 #include "scene/coarsening_files.hpp"
 #include "scene/factory.hpp"
+#include "scene/integrator_setting_use.hpp"
 #include "scene/object_coarsening.hpp"
 #include "scene/parse_scene.hpp"
 #include "sim/checkpoint.hpp"
@@ -106,6 +107,8 @@ int validate_command(const CommonOptions& options) {
   // Everything `run` checks before its first step: meshes read, materials, integrator, sizes.
   std::vector<std::string> notes;
   build_simulation(scene, &notes);
+  for (const std::string& note : unused_integrator_settings(scene.normalized))
+    notes.push_back(note);
   print_notes(options, notes);
   if (!options.quiet) std::cout << normalized_scene_text(scene);
   return kExitFinished;
@@ -253,6 +256,8 @@ int run_command(const CommonOptions& options, int steps_override) {
   std::vector<std::string> model_notes;
   auto simulation = build_simulation(scene, &model_notes);
   notes.insert(notes.end(), model_notes.begin(), model_notes.end());
+  for (const std::string& note : unused_integrator_settings(scene.normalized))
+    notes.push_back(note);
   const RunSettings settings = run_settings(scene);
   std::optional<Checkpoint> start;
   if (!options.start_from.empty()) {

@@ -350,6 +350,22 @@ TEST(BadInput, WhatAUserAuditFoundNamesItsSource) {
   EXPECT_TRUE(quiet.out.empty()) << quiet.out;
 }
 
+TEST(BadInput, ASettingOfAnotherIntegratorTypeIsAWarning) {
+  // Valid (the settings are one flat object), but it changes nothing: say so.
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["integrator"] = json::parse(R"({"type": "ere", "modes": 10, "mssi_form": "literal"})");
+  const Result ere = cli::run({"validate", tmp.write("ere.json", s).string()});
+  EXPECT_EQ(ere.code, 0) << ere.describe();
+  EXPECT_NE(ere.err.find("/integrator/modes = 10 has no effect with 'ere'"), std::string::npos)
+      << ere.err;
+  EXPECT_NE(ere.err.find("/integrator/mssi_form"), std::string::npos) << ere.err;
+  s["integrator"] = json::parse(R"({"type": "siere", "modes": 10})");
+  const Result siere = cli::run({"validate", tmp.write("siere.json", s).string()});
+  EXPECT_EQ(siere.code, 0) << siere.describe();
+  EXPECT_EQ(siere.err.find("no effect"), std::string::npos) << siere.err;
+}
+
 TEST(BadInput, ValidateRejectsWhatRunRejectsInTheScene) {
   TempDir tmp;
   json s = cli::tiny_scene();
