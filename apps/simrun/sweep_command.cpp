@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -202,7 +203,12 @@ std::string last_line(const fs::path& log) {
 /// last line of its log.
 void explain_exit(PointResult& result, int exit_code, const fs::path& log) {
   if (is_ended(result.status) || exit_code == 0) return;
-  result.status = exit_code > 128 ? "interrupted" : "failed";
+  // Stopped from outside (SIGINT, SIGTERM, SIGKILL, SIGHUP: the user or the scheduler) it can be
+  // resumed; killed by its own fault (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) it failed.
+  const int signal = exit_code - 128;
+  const bool from_outside = exit_code > 128 && (signal == SIGINT || signal == SIGTERM ||
+                                                signal == SIGKILL || signal == SIGHUP);
+  result.status = from_outside ? "interrupted" : "failed";
   result.message = exit_code > 128 ? "killed by signal " + std::to_string(exit_code - 128)
                                    : "exit " + std::to_string(exit_code);
   const std::string reason = last_line(log);
