@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -67,16 +68,15 @@ int effective_threads(const CommonOptions& options, const SceneConfig& scene) {
     const long n = std::strtol(omp, &end, 10);
     if (end != omp && n > 0) return checked(errno == ERANGE ? LONG_MAX : n, "OMP_NUM_THREADS");
   }
-  return available_cores();
+  return static_cast<int>(std::min<long>(available_cores(), kMaxThreads));
 }
 
 /// Limits every thread pool to `threads` (restarting the process once if needed, see
-/// thread_environment.hpp) and sets simrun's own OpenMP loops to it. A run (`for_run`) first
-/// blocks its interrupt signals, restarts also when they were not blocked at start (so that no
-/// thread sees them unblocked, interrupt.hpp), and then starts the signal watcher.
+/// thread_environment.hpp) and sets simrun's own OpenMP loops to it. A run (`for_run`, whose
+/// signal watcher is running, interrupt.hpp) restarts also when its interrupt signals were not
+/// blocked at start, so that no thread sees them unblocked.
 void apply_threads(const CommonOptions& options, int threads, std::vector<std::string>& notes,
                    bool for_run = false) {
-  if (for_run) block_interrupt_signals();
   std::string note;
   // Restarting reads the scene again: a pipe or process substitution can be read only once.
   std::error_code ec;
@@ -92,7 +92,6 @@ void apply_threads(const CommonOptions& options, int threads, std::vector<std::s
   }
   if (!note.empty()) notes.push_back(note);
   set_thread_count(threads);
-  if (for_run) install_interrupt_handlers();
 }
 
 void print_notes(const CommonOptions& options, const std::vector<std::string>& notes) {
@@ -120,7 +119,8 @@ namespace {
 /// closing line); `resume`: continue from that checkpoint. Returns the exit code.
 int step_and_record(const CommonOptions& options, Simulation& simulation,
                     const RunSettings& settings, nlohmann::json& record, std::ofstream& log,
-                    double setup_seconds, int threads, const Checkpoint* resume) {
+                    double setup_seconds, int threads, const Checkpoint* resume,
+                    const nlohmann::json* record_before = nullptr) {
   add_output_observers(simulation, settings);
   // Last: a checkpoint at step k comes after step k's rows and frame.
   simulation.add_observer(
@@ -152,26 +152,43 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
         },
         resume);
   } catch (const InputError& e) {
-    // A checkpoint that does not fit the scene (restored at the first step): bad input, named.
-    const std::string why =
-        (resume && !resume->file.empty() ? resume->file.string() + ": " : std::string()) + e.what();
+    // Bad input found before the first step (a checkpoint that does not fit the scene, or an
+    // output file that cannot be continued): a resumed run's record is put back as it was (its
+    // outputs are intact), a new run's says why.
+    const std::string message = e.what();
+    const std::string why = resume && !resume->file.empty() && message.rfind("checkpoint:", 0) == 0
+                                ? resume->file.string() + ": " + message
+                                : message;
     if (progress) progress->finish("failed");
-    record["status"] = "failed";
-    record["message"] = why;
-    write_run_record(settings.out_dir, record);
+    if (record_before) {
+      write_run_record(settings.out_dir, *record_before);
+    } else {
+      record["status"] = "failed";
+      record["message"] = why;
+      write_run_record(settings.out_dir, record);
+    }
     log << "failed: " << why << "\n";
     throw InputError(why);
-  } catch (const std::exception& e) {
-    // Record the failure (e.g. out of memory in a factorization, a disk that filled up) before
-    // main() maps it.
+  } catch (const std::bad_alloc&) {
+    // Out of memory while stepping: the run failed with its outputs so far (exit 2, as a
+    // diverged run), not bad input, since steps may have been written.
     if (progress) progress->finish("failed");
     record["status"] = "failed";
-    const std::string why = dynamic_cast<const std::bad_alloc*>(&e)
-                                ? std::string("out of memory")
-                                : std::string("internal error: ") + e.what();
-    record["message"] = why;
+    record["message"] = "out of memory after step " +
+                        std::to_string(simulation.result().steps_done) +
+                        " (the scene needs more memory than this process may use)";
     write_run_record(settings.out_dir, record);
-    log << "failed: " << why << "\n";
+    log << "failed: " << record["message"].get<std::string>() << "\n";
+    std::cerr << "simrun: failed: " << record["message"].get<std::string>()
+              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
+    return kExitDiverged;
+  } catch (const std::exception& e) {
+    // Record the failure (e.g. a disk that filled up) before main() maps it.
+    if (progress) progress->finish("failed");
+    record["status"] = "failed";
+    record["message"] = std::string("internal error: ") + e.what();
+    write_run_record(settings.out_dir, record);
+    log << "failed: internal error: " << e.what() << "\n";
     throw;
   }
   if (progress) progress->finish(result.status);
@@ -244,6 +261,7 @@ Checkpoint read_start_checkpoint(const std::string& path, const RunSettings& set
 }
 
 int run_command(const CommonOptions& options, int steps_override) {
+  install_interrupt_handlers();  // until graceful_stop_from_now(), a signal ends the process
   Timer setup_timer;
   std::vector<std::string> extra;
   if (steps_override >= 0) extra.push_back("/time/steps=" + std::to_string(steps_override));
@@ -269,7 +287,9 @@ int run_command(const CommonOptions& options, int steps_override) {
   print_notes(options, notes);
   const double setup_seconds = setup_timer.seconds();
 
-  // The folder is created, locked and cleared of a previous run only now.
+  // The folder is created, locked and cleared of a previous run only now; from here a signal
+  // stops the run with its outputs instead of ending the process.
+  graceful_stop_from_now();
   std::vector<std::string> folder_notes;
   const OutputFolderLock lock =
       prepare_output_folder(settings.out_dir, scene.name, options.force, folder_notes);
@@ -289,6 +309,7 @@ int run_command(const CommonOptions& options, int steps_override) {
 }
 
 int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps) {
+  install_interrupt_handlers();  // until graceful_stop_from_now(), a signal ends the process
   Timer setup_timer;
   namespace fs = std::filesystem;
   const fs::path out = fs::absolute(out_dir).lexically_normal();
@@ -332,7 +353,9 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   print_notes(options, notes);
   const double setup_seconds = setup_timer.seconds();
 
+  graceful_stop_from_now();
   const OutputFolderLock lock = lock_output_folder(out);
+  const nlohmann::json record_before = record;  // run.json again if the checkpoint does not fit
   record["status"] = "running";
   record["scene"] = scene.normalized;
   record["resumes"].push_back({{"command_line", options.command_line},
@@ -344,7 +367,7 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   for (const auto& note : notes) log << note << "\n";
   log.flush();
   return step_and_record(options, *simulation, settings, record, log, setup_seconds, threads,
-                         &checkpoint);
+                         &checkpoint, &record_before);
 }
 
 int modes_command(const CommonOptions& options, int count, bool write_shapes) {

@@ -1,6 +1,7 @@
 #include "interrupt.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -22,31 +23,21 @@ sigset_t interrupt_set() {
   return set;
 }
 
-/// The second signal: the default action (terminate) for the whole process. The watcher unblocks
-/// the signal in its own thread and sends it to itself.
-void terminate_with(int signal) {
-  std::signal(signal, SIG_DFL);
-  sigset_t one;
-  sigemptyset(&one);
-  sigaddset(&one, signal);
-  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
-  pthread_kill(pthread_self(), signal);
-}
+std::atomic<bool> g_graceful{false};
+
+/// The process ends at once: before the run has outputs to finish, or at a second signal.
+/// _exit, not a re-raised signal: between restoring the default action and raising it, METIS
+/// could install its handler, which would then run in this thread.
+[[noreturn]] void end_now(int signal) { _exit(128 + signal); }
 
 void take(int signal) {
   int none = 0;
-  if (!g_signal.compare_exchange_strong(none, signal)) terminate_with(signal);
+  if (!g_graceful || !g_signal.compare_exchange_strong(none, signal)) end_now(signal);
 }
 
 /// For a thread that still has the signals unblocked (a pool started before the mask was set,
 /// when simrun could not restart): the same as the watcher, async-signal-safe.
-void on_run_stop_signal(int signal) {
-  int none = 0;
-  if (!g_signal.compare_exchange_strong(none, signal)) {
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
-  }
-}
+void on_run_stop_signal(int signal) { take(signal); }
 
 void watch() {
   const sigset_t set = interrupt_set();
@@ -76,6 +67,8 @@ void install_interrupt_handlers() {
   std::signal(SIGTERM, on_run_stop_signal);
   std::thread(watch).detach();
 }
+
+void graceful_stop_from_now() { g_graceful = true; }
 
 int interrupt_watcher_threads() { return g_watching ? 1 : 0; }
 

@@ -12,6 +12,11 @@
 /// process starts other threads (OpenBLAS starts its own when it loads, before main), so a run
 /// blocks the signals before the thread set-up's restart of the process (thread_environment.hpp),
 /// which keeps the mask, and restarts for that alone when the signals were not blocked at start.
+///
+/// Until the run has an output folder to finish (graceful_stop_from_now()), a signal ends the
+/// process at once (exit 128 + signal) and nothing is written, as before the watcher existed: a
+/// Ctrl-C during a long set-up stops it, and `--force` does not clear the folder of a run that
+/// was stopped before it started.
 namespace simrun::app {
 
 /// Blocks SIGINT and SIGTERM in the calling thread (and the threads it starts from now on, and a
@@ -23,6 +28,9 @@ bool interrupt_signals_blocked_at_start();
 /// Starts the watcher thread (idempotent; blocks the signals first). Threads that may still see
 /// the signals unblocked (none after the restart) get a handler that does what the watcher does.
 void install_interrupt_handlers();
+/// From now on the first signal asks the step loop to stop (interrupt_signal()) instead of
+/// ending the process.
+void graceful_stop_from_now();
 /// 1 while the watcher thread runs (thread counts in run.json leave it out), else 0.
 int interrupt_watcher_threads();
 /// The signal that asked to stop (SIGINT, SIGTERM), or 0.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -39,19 +40,33 @@ double field(const char* path, const std::string& key) {
   return std::nan("");
 }
 
-/// What the cgroup (v2) of this process still allows: memory.max - memory.current (NaN when
-/// there is no limit or no cgroup v2).
+/// What the cgroups (v2) of this process still allow: the least over its cgroup and their
+/// ancestors (a batch system puts the limit on the job's or the slice's cgroup, not the leaf)
+/// of memory.max - memory.current + the file cache the kernel can reclaim (memory.stat
+/// active_file + inactive_file). NaN when no cgroup sets a limit or there is no cgroup v2.
 double cgroup_room() {
   std::ifstream self("/proc/self/cgroup");
-  std::string line;
-  while (std::getline(self, line)) {
-    if (line.rfind("0::", 0) != 0) continue;
-    const std::string dir = "/sys/fs/cgroup" + line.substr(3);
-    std::ifstream max_file(dir + "/memory.max"), current_file(dir + "/memory.current");
+  std::string line, relative;
+  while (std::getline(self, line))
+    if (line.rfind("0::", 0) == 0) relative = line.substr(3);
+  if (relative.empty()) return std::nan("");
+  double room = std::nan("");
+  for (std::filesystem::path dir = "/sys/fs/cgroup" + relative;; dir = dir.parent_path()) {
+    std::ifstream max_file(dir / "memory.max"), current_file(dir / "memory.current");
     double max = 0.0, current = 0.0;
-    if (max_file >> max && current_file >> current) return max - current;  // "max": fails
+    if (max_file >> max && current_file >> current) {  // "max" (no limit) does not read
+      const std::string stat = (dir / "memory.stat").string();
+      double cache = 0.0;
+      for (const char* key : {"active_file", "inactive_file"}) {
+        const double bytes = field(stat.c_str(), key);
+        if (!std::isnan(bytes)) cache += bytes;
+      }
+      const double here = max - current + cache;
+      if (std::isnan(room) || here < room) room = here;
+    }
+    if (dir == "/sys/fs/cgroup" || dir == dir.parent_path()) break;
   }
-  return std::nan("");
+  return room;
 }
 
 /// What the address-space limit (ulimit -v) still allows: RLIMIT_AS less the current size.

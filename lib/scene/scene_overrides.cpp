@@ -105,7 +105,8 @@ SceneOverride parse_override(const std::string& text) {
   if (o.value.is_discarded()) {
     // A bare word is a string (`/integrator/type=siere`); what was meant as JSON (an object, an
     // array, a quoted string, a number) and does not parse is an error, not a string.
-    static const std::regex number(R"(\s*-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?\s*)");
+    // JSON's number grammar (no leading zeros: "007" stays a string).
+    static const std::regex number(R"(\s*-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?\s*)");
     const std::size_t first = value.find_first_not_of(" \t");
     const bool meant_as_json = (first != std::string::npos &&
                                 std::string("{[\"").find(value[first]) != std::string::npos) ||

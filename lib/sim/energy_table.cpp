@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 namespace simrun {
 
@@ -27,6 +28,20 @@ std::vector<std::pair<std::string, double>> grouped(const Model& model, const Ve
   return out;
 }
 
+/// Whether the header of the CSV file at `path` names `column` (false when there is no file).
+bool first_line_has(const std::filesystem::path& path, const std::string& column) {
+  std::ifstream in(path);
+  std::string header;
+  if (!std::getline(in, header)) return false;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = header.find(',', start);
+    if (header.substr(start, comma - start) == column) return true;
+    if (comma == std::string::npos) return false;
+    start = comma + 1;
+  }
+}
+
 }  // namespace
 
 EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, const VecX& q,
@@ -41,6 +56,9 @@ EnergyTable::EnergyTable(const std::filesystem::path& path, const Model& model, 
   for (const char* name : kMomentumColumns) columns.emplace_back(name);
   if (adaptive) columns.insert(columns.end(), {"h", "lambda"});
   if (discrete_energy) columns.emplace_back("discrete_energy");
+  if (m_friction && resume_step >= 0 && std::filesystem::exists(path) &&
+      !first_line_has(path, kFrictionDissipated))
+    m_friction = false;  // a run started before the column existed: continued without it
   if (m_friction) columns.emplace_back(kFrictionDissipated);
   m_csv = std::make_unique<CsvWriter>(
       resume_step >= 0 ? CsvWriter::resumed(path, columns, resume_step) : CsvWriter(path, columns));

@@ -91,6 +91,13 @@ SystemCheckpoint SimulatedSystem::checkpoint() const {
 }
 
 void SimulatedSystem::resume(const SystemCheckpoint& checkpoint) {
+  // A checkpoint of another scene (run.json edited, another mesh file) may name vertices this
+  // model does not have.
+  for (const int v : checkpoint.constrained)
+    require(v >= 0 && v < m_model->num_vertices(),
+            "checkpoint: constrained vertex " + std::to_string(v) +
+                " does not exist in the scene (" + std::to_string(m_model->num_vertices()) +
+                " vertices; was the scene changed?)");
   if (checkpoint.constrained != m_constrained) {
     require(m_schedule.has_value(), "checkpoint: constrained vertices differ from the scene's");
     m_model->set_fixed_vertices(checkpoint.constrained);

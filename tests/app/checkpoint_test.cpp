@@ -142,6 +142,28 @@ TEST(Checkpoint, ASlidingBlockWithFrictionResumesBitForBit) {
   expect_same_outputs(straight, split, "friction");
 }
 
+TEST(Checkpoint, ARunWithFrictionFromBeforeTheDissipationColumnResumes) {
+  // energy.csv of a run started before friction_dissipated existed: continued without it.
+  TempDir tmp;
+  json s = cli::read_json(cli::kSourceDir / "scenes" / "ipc_inclined_plane.json");
+  s["time"]["steps"] = 30;
+  const auto scene = tmp.write("incline.json", s);
+  const fs::path out = tmp / "out";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", out.string(), "--quiet", "--steps", "20",
+                      "--checkpoint-every", "20"})
+                .code,
+            0);
+  std::string without;
+  for (const std::string& line : cli::lines(out / "energy.csv"))
+    without += line.substr(0, line.rfind(',')) + "\n";  // the last column is friction_dissipated
+  tmp.write("out/energy.csv", without);
+  const Result resumed = cli::run({"resume", out.string(), "--steps", "30", "--quiet"});
+  ASSERT_EQ(resumed.code, 0) << resumed.describe();
+  const auto rows = cli::lines(out / "energy.csv");
+  EXPECT_EQ(rows.size(), 32u);  // the header and steps 0..30
+  EXPECT_EQ(rows.at(0).find("friction_dissipated"), std::string::npos) << rows.at(0);
+}
+
 TEST(Checkpoint, ARunEndedBetweenFrameStepsResumesToTheSameFrames) {
   // A run that ends at step 48 writes a frame there (its last step), which the uninterrupted run
   // does not (frames every 5 steps, or every 0.023 s): the resumed run drops it.
@@ -261,6 +283,16 @@ TEST(Checkpoint, ResumeErrorsNameTheFolderAndWhatToDo) {
   const Result done = cli::run({"resume", out.string()});
   EXPECT_EQ(done.code, 1) << done.describe();
   EXPECT_TRUE(done.err.find("--steps") != std::string::npos) << done.err;
+  // A scene edited in run.json so that the checkpoint no longer fits: the error names the
+  // checkpoint, and run.json is left as it was (the outputs are intact).
+  json record = cli::read_json(out / "run.json");
+  record["scene"]["objects"][0]["mesh"]["box"]["cells"] = {2, 1, 1};
+  tmp.write("out/run.json", record);
+  const Result changed = cli::run({"resume", out.string(), "--steps", "20", "--quiet"});
+  EXPECT_EQ(changed.code, 1) << changed.describe();
+  EXPECT_NE(changed.err.find((out / "checkpoint" / "state.bin").string()), std::string::npos)
+      << changed.err;
+  EXPECT_EQ(cli::read_json(out / "run.json"), record);
   // A bad --checkpoint-every.
   const Result bad =
       cli::run({"run", scene.string(), "-o", (tmp / "b").string(), "--checkpoint-every", "soon"});

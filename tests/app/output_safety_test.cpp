@@ -147,6 +147,26 @@ int metis_traps_signals(pid_t pid) {
   return -1;
 }
 
+TEST(Interrupt, ASignalDuringTheSetUpEndsTheRunBeforeItTouchesTheFolder) {
+  // `--force` into a finished run, stopped by Ctrl-C while the new one is still setting up: the
+  // process ends at once and the earlier run's outputs are untouched.
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  ASSERT_EQ(run_tiny(tmp, out).code, 0);
+  const std::string before = cli::read_file(out / "run.json");
+  json s = cli::read_json(cli::kSourceDir / "scenes" / "quickstart.json");
+  s["name"] = "tiny";
+  s["objects"][0]["mesh"]["box"]["cells"] = {200, 20, 20};  // seconds of set-up
+  const Result r = cli::run({"run", tmp.write("big.json", s).string(), "-o", out.string(),
+                             "--force", "--quiet", "--threads", "1"},
+                            {}, [](pid_t pid) {
+                              std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                              ::kill(pid, SIGINT);
+                            });
+  EXPECT_EQ(r.code, 128 + SIGINT) << r.describe();
+  EXPECT_EQ(cli::read_file(out / "run.json"), before);
+}
+
 TEST(Interrupt, ASigtermWhileMetisOrdersTheMatrixIsNotLost) {
   // A SIGTERM delivered while METIS had its own handler installed went to METIS and was lost:
   // the run went on to the end (a Slurm job at its time limit would be killed without its

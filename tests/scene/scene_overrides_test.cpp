@@ -42,6 +42,7 @@ TEST(SceneOverrides, WhatLooksLikeJsonMustParse) {
   // Bare words, also those starting with a digit, stay strings.
   EXPECT_EQ(parse_override("/a=3d.obj").value, json("3d.obj"));
   EXPECT_EQ(parse_override("/a=-").value, json("-"));
+  EXPECT_EQ(parse_override("/name=007").value, json("007"));
 }
 
 TEST(SceneOverrides, AppliedBeforeValidation) {
