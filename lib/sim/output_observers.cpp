@@ -106,20 +106,20 @@ bool FrameObserver::resume_step_is_output(const StepRecord& initial) const {
     }
   }
   if (previous_step < 0) return true;  // no frames.pvd (surface only): keep what is there
-  const double slack =
-      1e-6 * (initial.t - previous) / static_cast<double>(initial.step - previous_step);
-  return std::floor((initial.t + slack) / m_interval) > std::floor((previous + slack) / m_interval);
+  const double h = (initial.t - previous) / static_cast<double>(initial.step - previous_step);
+  return interval_passed(previous, initial.t, h);
+}
+
+bool FrameObserver::interval_passed(double t_previous, double t, double h) const {
+  // A multiple of the interval lies in (t_previous, t] (with a millionth of the step for the
+  // round-off of t = t0 + n dt).
+  const double slack = 1e-6 * h;
+  return std::floor((t + slack) / m_interval) > std::floor((t_previous + slack) / m_interval);
 }
 
 bool FrameObserver::is_output_step(const StepRecord& record) const {
   if (record.last) return true;
-  if (m_interval > 0.0) {
-    // A multiple of the interval lies in (t_prev, t] (with a millionth of the step for the
-    // round-off of t = t0 + n dt).
-    const double slack = 1e-6 * record.h;
-    return std::floor((record.t + slack) / m_interval) >
-           std::floor((m_last_t + slack) / m_interval);
-  }
+  if (m_interval > 0.0) return interval_passed(m_last_t, record.t, record.h);
   return record.step % m_every == 0;
 }
 

@@ -57,6 +57,8 @@ class FrameObserver final : public StepObserver {
   bool is_output_step(const StepRecord& record) const;
   /// Whether the uninterrupted run writes a frame at a resumed run's first step.
   bool resume_step_is_output(const StepRecord& initial) const;
+  /// Interval output: whether a multiple of the interval lies in (t_previous, t], steps of h.
+  bool interval_passed(double t_previous, double t, double h) const;
   void write(const Simulation& simulation, const StepRecord& record);
 
   std::filesystem::path m_out_dir;

@@ -70,6 +70,17 @@ def spin_kept(r):
     return [e["lx"] / r["energy"][0]["lx"] for e in r["energy"]]
 
 
+def finish(fig, ax, ylabel, title, stem, args, grid="major"):
+    """Labels (t on x), grid, legend and the figure files of one of the script's plots."""
+    ax.set_xlabel(r"$t$ [s]")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which=grid, alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    plotting.save_figure(fig, args.out, stem, args.format)
+
+
 def half_life(r):
     """The first time at which L_x(t) < L_x(0) / 2 (inf if never)."""
     return next((e["t"] for e, kept in zip(r["energy"], spin_kept(r)) if kept < 0.5), math.inf)
@@ -199,13 +210,9 @@ def main():
             if not r["finished"]:
                 style.update(marker="x", markevery=None)
             ax.semilogy(t, [max(x, 1e-12) for x in tot], color=colors.get(r["angle"], "k"), label=label, **style)
-        ax.set_xlabel(r"$t$ [s]")
-        ax.set_ylabel(r"$E_\mathrm{total}$ [J]")
-        ax.set_title(r"Untwisting neo-Hookean cuboid, $E = 10^5$ Pa, $h = 0.01$ s", fontsize=10)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        plotting.save_figure(fig, args.out, "chen_untwisting_cuboid", args.format)
+        finish(fig, ax, r"$E_\mathrm{total}$ [J]",
+               r"Untwisting neo-Hookean cuboid, $E = 10^5$ Pa, $h = 0.01$ s", "chen_untwisting_cuboid",
+               args, grid="both")
         fig, ax = plt.subplots(figsize=(6, 3.8))  # Fig. 6.7e: elastic energy, SIERE per s
         # s = 6 and s = 10 nearly coincide: distinct markers and dashes.
         for i, s_modes in enumerate(MODES):
@@ -215,13 +222,9 @@ def main():
         r = by_label["be"]
         ax.plot([e["t"] for e in r["energy"]], [e["elastic"] for e in r["energy"]], "k", label="BE",
                 **plotting.curve_style(len(MODES), len(r["energy"]), series=len(MODES) + 1))
-        ax.set_xlabel(r"$t$ [s]")
-        ax.set_ylabel(r"$E_\mathrm{elastic}$ [J]")
-        ax.set_title(r"Untwisting cuboid, $360^\circ$: SIERE for $s = 5, 6, 10, 20$", fontsize=10)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        plotting.save_figure(fig, args.out, "chen_untwisting_cuboid_siere", args.format)
+        finish(fig, ax, r"$E_\mathrm{elastic}$ [J]",
+               r"Untwisting cuboid, $360^\circ$: SIERE for $s = 5, 6, 10, 20$",
+               "chen_untwisting_cuboid_siere", args)
         fig, ax = plt.subplots(figsize=(6, 3.8))  # rotation-aware damping: the spin kept
         spins = [(m, at) for m in ("siere_s5", "be") for at in ("rest", "current")]
         for i, (method, at) in enumerate(spins):
@@ -230,13 +233,9 @@ def main():
             style["linestyle"] = "-" if at == "current" else "--"
             name = "SIERE $s = 5$" if method == "siere_s5" else "BE"
             ax.plot([e["t"] for e in r["energy"]], spin_kept(r), label=f"{name}, $K$ at {at}", **style)
-        ax.set_xlabel(r"$t$ [s]")
-        ax.set_ylabel(r"$L_x(t) / L_x(0)$")
-        ax.set_title(r"Twisted cuboid spinning at 5 rad/s, $D = \beta K$, $\beta = 0.005$ s", fontsize=10)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        plotting.save_figure(fig, args.out, "chen_untwisting_cuboid_spin", args.format)
+        finish(fig, ax, r"$L_x(t) / L_x(0)$",
+               r"Twisted cuboid spinning at 5 rad/s, $D = \beta K$, $\beta = 0.005$ s",
+               "chen_untwisting_cuboid_spin", args)
     print(f"wrote {csv_path}")
     if not be_ok:
         failures.append("BE failed on the scene (360 deg twist)")

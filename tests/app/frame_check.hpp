@@ -85,6 +85,18 @@ inline std::vector<simrun::SurfaceMesh> obstacle_surfaces(const std::filesystem:
   return surfaces;
 }
 
+/// A frame's tet surface as one self-contact object (only adjacent faces are skipped).
+inline simrun::CollisionMesh frame_surface(const simrun::TetMesh& mesh) {
+  return simrun::build_collision_mesh(
+      mesh, std::vector<int>(static_cast<size_t>(mesh.num_tets()), 0), {true});
+}
+
+/// Whether two faces of the frame at `file` intersect.
+inline bool frame_surfaces_intersect(const std::filesystem::path& file) {
+  const simrun::TetMesh mesh = read_frame(file);
+  return simrun::surfaces_intersect(frame_surface(mesh), simrun::as_flat(mesh.vertices));
+}
+
 /// Checks every frame in out/frames: no two surface faces intersect (adjacent faces excepted)
 /// and every tet has a positive signed volume. Returns the number of frames checked.
 inline int check_frames(const std::filesystem::path& out, const std::string& what) {
@@ -94,8 +106,7 @@ inline int check_frames(const std::filesystem::path& out, const std::string& wha
     const simrun::TetMesh mesh = read_frame(entry.path());
     // One object with self contact: faces of different boxes never share a vertex, so only
     // adjacent faces of one box are skipped.
-    simrun::CollisionMesh surface = simrun::build_collision_mesh(
-        mesh, std::vector<int>(static_cast<size_t>(mesh.num_tets()), 0), {true});
+    simrun::CollisionMesh surface = frame_surface(mesh);
     // Mesh obstacles: their vertices are the frame's last points, in obstacle order.
     const auto obstacles = obstacle_surfaces(out);
     int first = mesh.num_vertices();
