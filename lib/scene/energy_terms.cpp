@@ -1,5 +1,7 @@
 #include "scene/energy_terms.hpp"
 
+#include <Eigen/Geometry>
+
 #include "coarsen/galerkin_stiffness.hpp"
 #include "core/error.hpp"
 #include "material/material.hpp"
@@ -20,6 +22,35 @@ TetElements slice(const TetElements& all, int begin, int end) {
   part.grad.assign(all.grad.begin() + begin, all.grad.begin() + end);
   part.dm_inverse.assign(all.dm_inverse.begin() + begin, all.dm_inverse.begin() + end);
   return part;
+}
+
+/// Refuses an initial state (twist, axial scale) that inverts a tet of object i when its material
+/// has no energy for inverted tets (the log J of the neo-Hookean models): the run would stop at
+/// step 1 with a non-finite force. det(x1 - x0, x2 - x0, x3 - x0) changes sign with the tet.
+void require_oriented_start(const SceneConfig& scene, const MergedObjects& objects, size_t i,
+                            const Material& material) {
+  if (material.allows_inversion()) return;
+  const MatX3& x = objects.initial_positions;
+  const MatX3& rest = objects.mesh.vertices;
+  const auto volume6 = [&](const MatX3& p, int t) {
+    const auto corner = [&](int k) -> Vec3 { return p.row(objects.mesh.tets(t, k)).transpose(); };
+    return (corner(1) - corner(0)).cross(corner(2) - corner(0)).dot(corner(3) - corner(0));
+  };
+  int inverted = 0, first = -1;
+  for (int t = objects.tet_offset[i]; t < objects.tet_offset[i + 1]; ++t) {
+    if (volume6(x, t) * volume6(rest, t) > 0.0) continue;
+    if (first < 0) first = t - objects.tet_offset[i];
+    ++inverted;
+  }
+  const int tets = objects.tet_offset[i + 1] - objects.tet_offset[i];
+  require(inverted == 0,
+          scene.source.string() + ": " + object_pointer(i) +
+              "/initial: the initial state inverts " + std::to_string(inverted) + " of " +
+              plural(static_cast<std::size_t>(tets), "tet") + " (tet " + std::to_string(first) +
+              " first), and '" + scene.objects[i].material.model +
+              "' has no energy for inverted tets: reduce the twist or scale, refine the mesh "
+              "along the twist axis, or use a material that allows inversion (e.g. "
+              "'stable_neohookean')");
 }
 
 }  // namespace
@@ -47,6 +78,7 @@ SceneTerms make_energy_terms(const SceneConfig& scene, const MergedObjects& obje
       throw InputError(scene.source.string() + ": " + object_pointer(i) +
                        "/material/model: " + e.what());
     }
+    require_oriented_start(scene, objects, i, *material);
     std::vector<LameParameters> lame;
     for (int e = objects.tet_offset[i]; e < objects.tet_offset[i + 1]; ++e) {
       lame.push_back(lame_from_young_poisson(objects.youngs[e], objects.poisson[e]));

@@ -110,6 +110,29 @@ TEST(ObstaclesCli, ObjectStartingInsideTheSphereNamesObjectAndVertex) {
                        "0.05 m inside the sphere", "1 vertex inside"});
 }
 
+// A sphere in the bar's first cell (0.25 x 0.2 x 0.2 m, vertices at its corners only), 3 cm
+// across: no vertex inside it, but it starts inside the body.
+TEST(ObstaclesCli, SphereInsideTheBodyWithNoVertexInsideIsBadInput) {
+  json s = cli::tiny_scene();
+  s["obstacles"] = json::parse(R"([{"sphere": {"center": [0.1, 0.1, 0.1], "radius": 0.03}}])");
+  expect_bad_input(s, {"/obstacles/0", "the sphere starts inside object 'object0' (/objects/0)",
+                       "its centre lies in tet", "no vertex inside it"});
+}
+
+// Centre 1 cm above the top face (y = 0.2) between its vertices, radius 2 cm: it cuts 1 cm into
+// the bar through the face.
+TEST(ObstaclesCli, SphereCuttingThroughAFaceIsBadInput) {
+  json s = cli::tiny_scene();
+  s["obstacles"] = json::parse(R"([{"sphere": {"center": [0.1, 0.21, 0.1], "radius": 0.02}}])");
+  expect_bad_input(s, {"/obstacles/0", "(/objects/0)", "it reaches 0.01 m into tet"});
+  // 3 cm above the face it only comes within 1 cm: fine.
+  s["obstacles"] = json::parse(R"([{"sphere": {"center": [0.1, 0.23, 0.1], "radius": 0.02}}])");
+  TempDir tmp;
+  const auto scene = tmp.write("near.json", s);
+  const Result r = cli::run({"run", scene.string(), "-o", (tmp / "out").string(), "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.describe();
+}
+
 TEST(ObstaclesCli, PlaneWithoutStiffnessGetsTheDefault) {
   // The interface contract's example: a floor with only point and normal.
   TempDir tmp;
