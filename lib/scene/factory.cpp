@@ -18,6 +18,7 @@
 #include "scene/obstacle_display.hpp"
 #include "scene/obstacle_surfaces.hpp"
 #include "scene/scene_obstacles.hpp"
+#include "sim/eigenfit_tracking_monitor.hpp"
 #include "sim/linear_strain_monitor.hpp"
 #include "sim/output_observers.hpp"
 
@@ -398,9 +399,13 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     simulation->add_observer(
         std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_log));
   if (pair->on_release) simulation->primary().set_release_listener(pair->on_release);
-  if (pair->eigenfit)
+  if (pair->eigenfit) {
     simulation->add_observer(
         std::make_unique<EigenvaluesCsvObserver>(out / "eigenvalues.csv", pair->eigenfit));
+    const ObjectConfig& object = scene.objects.front();
+    simulation->add_observer(std::make_unique<EigenFitTrackingMonitor>(
+        "/objects/0 (" + object.name + ")", object.eigenfit.plain_on_tracking_failure));
+  }
   // The reference mesh driven by the run (x_f = B x_c) in OUT/embedded/, and the reference run
   // itself in OUT/reference/, with the run's frame settings.
   const RunSettings frames = run_settings(scene);

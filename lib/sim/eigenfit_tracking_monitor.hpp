@@ -1,0 +1,27 @@
+#pragma once
+/// Warns (simrun.log, stderr and run.json "warnings") when EigenFit's per-step mode-tracking
+/// test failed (digest 003 Sec. 8, test 1: fewer than half of the fitted modes still look like
+/// their rest modes, |U^T M U_rest| > 0.6): the ratios may then be applied to other modes'
+/// shapes. stats.csv's eigenfit_tracking_failed has it per step; this says so once, with the
+/// count, the first step and what the run did about it.
+#include <string>
+
+#include "sim/step_observer.hpp"
+
+namespace simrun {
+
+class EigenFitTrackingMonitor final : public StepObserver {
+ public:
+  /// `plain_fallback`: the scene's "on_tracking_failure" is "plain" (plain FEM on those steps).
+  EigenFitTrackingMonitor(std::string object, bool plain_fallback);
+  void after_step(const Simulation& simulation, const StepRecord& record) override;
+  void finish(const Simulation& simulation, RunResult& result) override;
+
+ private:
+  std::string m_object;
+  bool m_plain;
+  long m_failed = 0, m_steps = 0, m_first = -1;
+  double m_first_t = 0.0;
+};
+
+}  // namespace simrun
