@@ -9,6 +9,8 @@ written as TetGen .node/.ele files, and one simrun scene per stand-in beside the
 | honeycomb | Honeycomb, 3,642 v / 9,850 tets      | sheet with hexagonal holes, triangular prisms x 3: 3,096 v / 10,080 tets |
 | tower     | Eiffel Tower, 16,027 v / 69,271 tets | tapered cubic lattice of 3 x 3-cell bars, x 6: 18,576 v / 69,984 tets |
 | tree      | Tree, 24,533 v / 79,217 tets         | trunk, 4 branches, 8 twigs as voxelized tapered capsules (1.8 cm cubes), x 6: 19,430 v / 78,114 tets |
+| moebius   | Moebius ball, 5,829 v / 16,857 tets  | voxel ball (0.89 cm cubes): a core and a twisted spiral sheet around it, x 6: 5,372 v / 17,268 tets |
+| bridge    | Bridge, 30,133 v / 99,455 tets       | voxel girder bridge (3 cm cubes): deck, two piers, two abutments, bearing pads, x 6: 21,968 v / 99,498 tets |
 
 (The ball is scenes/chen_hanging_ball.json, the cuboid scenes/chen_standin_cuboid.json: both are
 built by simrun itself.)
@@ -52,7 +54,18 @@ density, constraints and loads are ours):
   dynamic pressure of a 40 m/s wind) along +x with 50 % gusts at 1 Hz, its direction swinging
   +-45 deg about the vertical at 0.5 Hz. The branch tips move by about 1.2 m.
 
-usage: scripts/figures/standin_meshes.py [--out DIR] [--scale F] [rope|honeycomb|tower|tree ...]
+- moebius (Sec. 6.4.5, Fig. 6.12; "core 1e10, thin spiral sheet 1e8", StVK, h = 0.02): a 10 cm
+  ball, a 3 cm core (region 2, the peak E) and a 2-cell (1.8 cm) sheet wound around it in an
+  Archimedean spiral about z with 1.8 cm of air between windings, its phase turning by pi from
+  bottom to top (a twisted band: our reading of "Moebius"); held on an axle through the core
+  (the vertices within 1.5 cells of the centre fixed) and released under gravity (the thesis
+  gives no load).
+- bridge (Fig. 6.14; "multiscale ARAP, stiffest 1e10, softest 1e6", h = 0.1, strong wind): a 4 m
+  deck 0.1 m thick and 0.5 m wide (region 2, 1e8) on bearing pads 5 cm high (region 1, 1e6)
+  over two piers 1 m high at x = +-1.2 m and two abutments at the ends (region 3, the peak
+  1e10), their feet fixed, gravity, a 1000 Pa cross wind along z with 50 % gusts at 0.5 Hz.
+
+usage: scripts/figures/standin_meshes.py [--out DIR] [--scale F] [rope|honeycomb|tower|tree|moebius|bridge ...]
   writes DIR/<name>.node, .ele, .json and prints vertex/tet counts; --scale < 1 makes smaller
   meshes of the same shape (used by the quick mode of chen_table62.py).
 """
@@ -66,7 +79,7 @@ import sys
 import numpy as np
 
 THESIS_SIZES = {"rope": (12791, 47279), "honeycomb": (3642, 9850), "tower": (16027, 69271),
-                "tree": (24533, 79217)}
+                "tree": (24533, 79217), "moebius": (5829, 16857), "bridge": (30133, 99455)}
 # The tree's mean wind pressure [Pa]: the thesis gives only "strong varying wind" (see scene()).
 TREE_WIND_PA = 1000.0
 
@@ -379,6 +392,64 @@ def voxel_tree(scale=1.0, cell=0.018):
     return tree
 
 
+def voxel_grid(lo, hi, cell):
+    """Cell centers and node positions of a voxel grid covering [lo, hi] with cubes of `cell`."""
+    shape = tuple(int(n) for n in np.ceil((np.asarray(hi) - lo) / cell))
+    axes = [lo[d] + cell * np.arange(shape[d] + 1) for d in range(3)]
+    nodes = np.stack(np.meshgrid(*axes, indexing="ij"), -1)
+    centers = np.stack(np.meshgrid(*[a[:-1] + 0.5 * cell for a in axes], indexing="ij"), -1)
+    return shape, nodes, centers
+
+
+def moebius_ball(scale=1.0, radius=0.1, core=0.03, cell=0.0089, sheet=2, gap=2, twist=math.pi):
+    """A ball of radius `radius` made of a stiff core (radius `core`, region 2) and a thin sheet
+    wound around it in an Archimedean spiral about the z axis (region 1), `sheet` cells thick
+    with `gap` cells of air between its windings; the spiral's phase turns by `twist` from the
+    bottom to the top of the ball, so the sheet is a twisted band (the thesis' "thin spiral
+    sheet"; its exact geometry is not given). The vertices within 1.5 cells of the centre are
+    `fixed` (an axle through the core)."""
+    cell = cell / scale ** (1.0 / 3.0)
+    shape, nodes, c = voxel_grid(np.full(3, -radius), np.full(3, radius), cell)
+    r = np.linalg.norm(c[..., :2], axis=-1)
+    theta = np.arctan2(c[..., 1], c[..., 0])
+    pitch = (sheet + gap) * cell
+    # Distance along r to the spiral r = core + pitch (theta + twist z / (2 radius)) / (2 pi).
+    phase = (r - core) / pitch - (theta + twist * c[..., 2] / (2 * radius)) / (2 * math.pi)
+    on_sheet = (phase - np.floor(phase)) < sheet / (sheet + gap)
+    in_ball = np.linalg.norm(c, axis=-1) <= radius
+    is_core = np.linalg.norm(c, axis=-1) <= core
+    keep = in_ball & (is_core | (on_sheet & (r >= core - cell)))
+    regions = np.where(is_core, 2, 1)
+    mesh = orient(kuhn_tets(shape, nodes, keep, regions))
+    mesh.fixed = [int(v) for v in np.nonzero(np.linalg.norm(mesh.vertices, axis=1) <= 1.5 * cell)[0]]
+    return largest_piece(mesh)
+
+
+def bridge(scale=1.0, cell=0.0303):
+    """A two-pier girder bridge of three materials on one voxel grid: a deck 4 x 0.1 x 0.5 m
+    (region 2), two piers 0.2 x 1.0 x 0.3 m at x = +-1.2 m and two end abutment blocks (region
+    3, the stiffest), and elastomeric bearing pads 0.05 m high between them and the deck
+    (region 1, the softest). The piers' and abutments' feet (y = 0) are `fixed`."""
+    cell = cell / scale ** (1.0 / 3.0)
+    shape, nodes, c = voxel_grid(np.array([-2.0, 0.0, -0.25]), np.array([2.0, 1.2, 0.25]), cell)
+    x, y, z = c[..., 0], c[..., 1], c[..., 2]
+    pier_top, pad_top = 1.0, 1.05
+    under = np.zeros(shape, dtype=bool)
+    for x0, half in ((-1.2, 0.1), (1.2, 0.1), (-1.9, 0.1), (1.9, 0.1)):  # piers, abutments
+        under |= (np.abs(x - x0) <= half) & (np.abs(z) <= 0.15)
+    support = under & (y < pier_top)
+    pads = under & (y >= pier_top) & (y < pad_top)
+    deck = (y >= pad_top) & (y < pad_top + 0.1)
+    keep = support | pads | deck
+    regions = np.where(support, 3, np.where(pads, 1, 2))
+    mesh = orient(kuhn_tets(shape, nodes, keep, regions))
+    mesh.fixed = [int(v) for v in np.nonzero(mesh.vertices[:, 1] < 1e-12)[0]]
+    whole = largest_piece(mesh)
+    if len(whole.tets) != len(mesh.tets):
+        raise ValueError(f"bridge at scale {scale:g}: {len(mesh.tets) - len(whole.tets)} tets detached")
+    return whole
+
+
 def scene(name, mesh_file, mesh):
     """The simrun scene of a stand-in (see the module docstring for the choices)."""
     fixed = [{"select": {"vertices": mesh.fixed}}]
@@ -401,16 +472,37 @@ def scene(name, mesh_file, mesh):
         extra = {"wind": {"pressure": TREE_WIND_PA, "direction": [1, 0, 0],
                           "gust": {"amplitude": 0.5, "frequency": 1.0},
                           "sway": {"axis": [0, 1, 0], "angle_deg": 45, "frequency": 0.5}}}
+    elif name == "moebius":
+        # StVK (thesis Sec. 6.4.5); the core at the peak E (/objects/0/regions/0/E), the sheet
+        # at 1e8. The thesis gives no load: held on an axle through the core and released
+        # under gravity, whose sudden onset sets the sheet's windings swinging (a twisted
+        # start puts the thin windings under compression: buckling modes with large negative
+        # eigenvalues, which SIERE integrates exactly and which then grow by e^(h sqrt(-lambda))).
+        obj = {"material": {"model": "stvk", "E": 1e8, "nu": 0.45, "density": 1000},
+               "regions": [{"select": {"region": 2}, "E": 1e10}]}
+        dt = 0.02
+        extra = {}
+    elif name == "bridge":
+        # ARAP (thesis Fig. 6.14: multiscale, stiffest 1e10, softest 1e6): piers and abutments
+        # at the peak E (/objects/0/regions/1/E), the deck at 1e8, the bearing pads at 1e6, in a
+        # strong gusty cross wind along z.
+        obj = {"material": {"model": "arap", "E": 1e8, "nu": 0.45, "density": 1000},
+               "regions": [{"select": {"region": 1}, "E": 1e6}, {"select": {"region": 3}, "E": 1e10}]}
+        dt = 0.1
+        extra = {"wind": {"pressure": 1000.0, "direction": [0, 0, 1],
+                          "gust": {"amplitude": 0.5, "frequency": 0.5}}}
     else:
         raise ValueError(name)
     return {"name": f"chen_standin_{name}", "format": 1, "time": {"dt": dt, "steps": 100},
-            "objects": [dict({"name": name, "mesh": {"file": mesh_file}}, **obj, dirichlet=fixed)],
+            "objects": [dict({"name": name, "mesh": {"file": mesh_file}}, **obj,
+                             dirichlet=fixed if mesh.fixed else [])],
             "gravity": [0, -9.81, 0], "mass": "lumped", **extra,
             "integrator": {"type": "siere", "modes": 1 if name == "rope" else 5},
             "output": {"dir": f"out/chen_standin_{name}", "every": 5}}
 
 
-GENERATORS = {"rope": helical_rope, "honeycomb": honeycomb_sheet, "tower": lattice_tower, "tree": voxel_tree}
+GENERATORS = {"rope": helical_rope, "honeycomb": honeycomb_sheet, "tower": lattice_tower, "tree": voxel_tree,
+              "moebius": moebius_ball, "bridge": bridge}
 
 
 def write_tetgen(mesh, stem):
@@ -442,7 +534,8 @@ def build(name, out, scale=1.0):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*", metavar="NAME", help="rope, honeycomb, tower, tree (default: all)")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="rope, honeycomb, tower, tree, moebius, bridge (default: all)")
     parser.add_argument("--out", default=os.path.join("out", "figures", "standin_meshes"))
     parser.add_argument("--scale", type=float, default=1.0, help="relative size (tets scale about linearly)")
     args = parser.parse_args()
