@@ -41,29 +41,18 @@ Violation deepest_violation(const MergedObjects& objects, const SignedDistance& 
   return worst;
 }
 
-/// The tet nearest to a sphere's centre among those the sphere reaches (distance from the centre
-/// to the closed tet below the radius, by more than the rounding of the coordinates), at the
-/// initial positions; -1 if none. With no vertex inside the sphere (checked first) this is a
-/// sphere inside a body or one cutting through a face or an edge.
-struct TetReached {
-  int tet = -1;  ///< global
-  double distance = 0.0;
-};
-
-TetReached tet_reached_by_sphere(const MergedObjects& objects, const Vec3& center, double radius) {
-  TetReached nearest;
+/// A tet (global index) that holds the point `center` at the initial positions, -1 if none:
+/// a sphere whose centre lies inside a body starts inside it even when no vertex of the body is
+/// inside the sphere. (Faces may cut into a sphere: it acts on vertices only, so a box resting
+/// on a ball by its corners is a valid start.)
+int tet_containing(const MergedObjects& objects, const Vec3& center) {
   const MatX3& x = objects.initial_positions;
   const int last_object_tet = objects.tet_offset.empty() ? 0 : objects.tet_offset.back();
-  const double tolerance = 1e-12 * std::max({1.0, center.cwiseAbs().maxCoeff(), radius});
   for (int t = 0; t < last_object_tet; ++t) {
     const auto corner = [&](int k) -> Vec3 { return x.row(objects.mesh.tets(t, k)).transpose(); };
-    const double d = point_tet_distance(center, corner(0), corner(1), corner(2), corner(3));
-    if (d < radius - tolerance && (nearest.tet < 0 || d < nearest.distance)) {
-      nearest.tet = t;
-      nearest.distance = d;
-    }
+    if (point_tet_distance(center, corner(0), corner(1), corner(2), corner(3)) == 0.0) return t;
   }
-  return nearest;
+  return -1;
 }
 
 std::string vertices(int count) {
@@ -148,20 +137,14 @@ SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& obj
                   short_number(-v.distance) + " m inside the sphere (" + vertices(v.count) +
                   " inside it at t = 0): every vertex must start on or outside it (move "
                   "the object or the sphere)");
-      const TetReached reached = tet_reached_by_sphere(objects, o.center, o.radius);
-      if (reached.tet >= 0) {
+      if (const int tet = tet_containing(objects, o.center); tet >= 0) {
         size_t object = 0;
-        while (object + 1 < scene.objects.size() && reached.tet >= objects.tet_offset[object + 1])
-          ++object;
-        const int local = reached.tet - objects.tet_offset[object];
-        throw InputError(
-            at + "the sphere starts inside object '" + scene.objects[object].name + "' (" +
-            object_pointer(object) + "): " +
-            (reached.distance == 0.0 ? "its centre lies in tet " + std::to_string(local)
-                                     : "it reaches " + short_number(o.radius - reached.distance) +
-                                           " m into tet " + std::to_string(local)) +
-            " at t = 0, with no vertex inside it: the body must start outside the sphere "
-            "(move the object or the sphere)");
+        while (object + 1 < scene.objects.size() && tet >= objects.tet_offset[object + 1]) ++object;
+        throw InputError(at + "the sphere starts inside object '" + scene.objects[object].name +
+                         "' (" + object_pointer(object) + "): its centre lies in tet " +
+                         std::to_string(tet - objects.tet_offset[object]) +
+                         " at t = 0, with no vertex inside the sphere: the body must start "
+                         "outside it (move the object or the sphere)");
       }
       out.projections.push_back(std::move(sphere));
       ++spheres;

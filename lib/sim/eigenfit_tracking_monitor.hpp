@@ -14,6 +14,7 @@ class EigenFitTrackingMonitor final : public StepObserver {
  public:
   /// `plain_fallback`: the scene's "on_tracking_failure" is "plain" (plain FEM on those steps).
   EigenFitTrackingMonitor(std::string object, bool plain_fallback);
+  void begin(const Simulation& simulation, const StepRecord& initial) override;
   void after_step(const Simulation& simulation, const StepRecord& record) override;
   void finish(const Simulation& simulation, RunResult& result) override;
 
@@ -21,6 +22,7 @@ class EigenFitTrackingMonitor final : public StepObserver {
   std::string m_object;
   bool m_plain;
   long m_failed = 0, m_steps = 0, m_first = -1;
+  long m_resumed_at = -1;  ///< a resumed run counts its own steps only
   double m_first_t = 0.0;
 };
 

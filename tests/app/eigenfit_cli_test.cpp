@@ -198,7 +198,23 @@ TEST(EigenFitCli, MeshesOfDifferentObjectsAreRefused) {
       json::parse(R"({"box": {"min": [-0.01, -1, -1], "max": [0.01, 1, 1]}})");
   boxed["objects"][0]["reference"]["mesh"]["transform"] =
       json::parse(R"({"translate": [5, 0, 0]})");
-  expect_refused(tmp, "boxed", boxed, {"reference meshes (/objects/N/reference/mesh)", "selects"});
+  expect_refused(tmp, "boxed", boxed,
+                 {"in the reference meshes (/objects/i/reference/mesh", "selects"});
+  // Two objects with reference runs: only object 1's reference is moved, and it is the one named.
+  json two = json::parse(R"({
+    "name": "two", "time": { "dt": 0.01, "steps": 3 },
+    "objects": [
+      { "mesh": { "box": { "size": [1, 0.2, 0.2], "cells": [4, 1, 1] } },
+        "reference": { "mesh": { "box": { "size": [1, 0.2, 0.2], "cells": [8, 2, 2] } } },
+        "dirichlet": [ { "select": { "side": "-x" } } ] },
+      { "mesh": { "box": { "size": [1, 0.2, 0.2], "cells": [4, 1, 1] },
+                  "transform": { "translate": [0, 1, 0] } },
+        "reference": { "mesh": { "box": { "size": [1, 0.2, 0.2], "cells": [8, 2, 2] },
+                                 "transform": { "translate": [0, 1.5, 0] } } } } ],
+    "gravity": [0, 0, 0], "integrator": { "type": "si" }, "reference": { "run": true },
+    "output": { "frames": [] }
+  })");
+  expect_refused(tmp, "two", two, {"/objects/1/reference", "differ by up to 0.5 m"});
 }
 
 // A 10 x 12 x 10 cm block (1 x 2 x 1 cubes) and a TetGen cone of the same bounding box: 1 of 10
