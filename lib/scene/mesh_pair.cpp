@@ -119,9 +119,19 @@ void require_same_extent(const SceneConfig& scene, const FrameData& run,
     const double mismatch =
         std::max((lo - ref_lo).cwiseAbs().maxCoeff(), (hi - ref_hi).cwiseAbs().maxCoeff());
     const auto box = [](const Vec3& a, const Vec3& b) {
-      return "[" + short_number(a.x()) + ", " + short_number(a.y()) + ", " + short_number(a.z()) +
-             "] to [" + short_number(b.x()) + ", " + short_number(b.y()) + ", " +
-             short_number(b.z()) + "]";
+      // Appended piece by piece: "x" + string temporaries trip GCC 12's -Wrestrict (as for the
+      // ratio list in build_mesh_pair).
+      std::string text = "[";
+      for (const Vec3* corner : {&a, &b}) {
+        if (corner == &b) text += "] to [";
+        text += short_number(corner->x());
+        text += ", ";
+        text += short_number(corner->y());
+        text += ", ";
+        text += short_number(corner->z());
+      }
+      text += ']';
+      return text;
     };
     require(mismatch <= kMaxBoundingBoxMismatch * diagonal,
             scene.source.string() + ": " + object_pointer(i) +
