@@ -19,10 +19,10 @@ std::string describe(const std::string& source, int t, const MatX4i& tets) {
 
 }  // namespace
 
-double signed_volume6(const TetMesh& mesh, int t) {
-  const Vec3 x0 = mesh.vertices.row(mesh.tets(t, 0));
+double signed_volume6(const MatX3& vertices, const MatX4i& tets, int t) {
+  const Vec3 x0 = vertices.row(tets(t, 0));
   Mat3 d;
-  for (int c = 0; c < 3; ++c) d.col(c) = mesh.vertices.row(mesh.tets(t, c + 1)).transpose() - x0;
+  for (int c = 0; c < 3; ++c) d.col(c) = vertices.row(tets(t, c + 1)).transpose() - x0;
   return d.determinant();
 }
 

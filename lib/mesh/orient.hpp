@@ -6,8 +6,12 @@
 
 namespace simrun {
 
-/// Six times the signed volume of tet `t`: det([x1 - x0, x2 - x0, x3 - x0]).
-double signed_volume6(const TetMesh& mesh, int t);
+/// Six times the signed volume of tet `t` over `vertices`: det([x1 - x0, x2 - x0, x3 - x0]).
+double signed_volume6(const MatX3& vertices, const MatX4i& tets, int t);
+/// The same at the mesh's own vertices.
+inline double signed_volume6(const TetMesh& mesh, int t) {
+  return signed_volume6(mesh.vertices, mesh.tets, t);
+}
 
 /// Makes every tet positively oriented (det([x1-x0, x2-x0, x3-x0]) > 0) by swapping its last two
 /// vertices where needed; returns how many were flipped. Throws InputError naming `source_name`,

@@ -1,10 +1,9 @@
 #include "scene/energy_terms.hpp"
 
-#include <Eigen/Geometry>
-
 #include "coarsen/galerkin_stiffness.hpp"
 #include "core/error.hpp"
 #include "material/material.hpp"
+#include "mesh/orient.hpp"
 #include "model/elastic_energy.hpp"
 #include "model/gravity_energy.hpp"
 #include "model/spring_energy.hpp"
@@ -30,15 +29,10 @@ TetElements slice(const TetElements& all, int begin, int end) {
 void require_oriented_start(const SceneConfig& scene, const MergedObjects& objects, size_t i,
                             const Material& material) {
   if (material.allows_inversion()) return;
-  const MatX3& x = objects.initial_positions;
-  const MatX3& rest = objects.mesh.vertices;
-  const auto volume6 = [&](const MatX3& p, int t) {
-    const auto corner = [&](int k) -> Vec3 { return p.row(objects.mesh.tets(t, k)).transpose(); };
-    return (corner(1) - corner(0)).cross(corner(2) - corner(0)).dot(corner(3) - corner(0));
-  };
   int inverted = 0, first = -1;
   for (int t = objects.tet_offset[i]; t < objects.tet_offset[i + 1]; ++t) {
-    if (volume6(x, t) * volume6(rest, t) > 0.0) continue;
+    const double start = signed_volume6(objects.initial_positions, objects.mesh.tets, t);
+    if (start * signed_volume6(objects.mesh, t) > 0.0) continue;
     if (first < 0) first = t - objects.tet_offset[i];
     ++inverted;
   }

@@ -59,10 +59,16 @@ std::string vertices(int count) {
   return std::to_string(count) + (count == 1 ? " vertex" : " vertices");
 }
 
+/// The object whose range [offsets[i], offsets[i + 1]) holds a global vertex or tet index.
+size_t object_holding(const std::vector<int>& offsets, size_t num_objects, int index) {
+  size_t object = 0;
+  while (object + 1 < num_objects && index >= offsets[object + 1]) ++object;
+  return object;
+}
+
 /// "vertex 12 of object 'ball' (/objects/0)" for a global vertex index.
 std::string describe_vertex(const SceneConfig& scene, const MergedObjects& objects, int vertex) {
-  size_t object = 0;
-  while (object + 1 < scene.objects.size() && vertex >= objects.vertex_offset[object + 1]) ++object;
+  const size_t object = object_holding(objects.vertex_offset, scene.objects.size(), vertex);
   return "vertex " + std::to_string(vertex - objects.vertex_offset[object]) + " of object '" +
          scene.objects[object].name + "' (" + object_pointer(object) + ")";
 }
@@ -138,8 +144,7 @@ SceneObstacles make_obstacles(const SceneConfig& scene, const MergedObjects& obj
                   " inside it at t = 0): every vertex must start on or outside it (move "
                   "the object or the sphere)");
       if (const int tet = tet_containing(objects, o.center); tet >= 0) {
-        size_t object = 0;
-        while (object + 1 < scene.objects.size() && tet >= objects.tet_offset[object + 1]) ++object;
+        const size_t object = object_holding(objects.tet_offset, scene.objects.size(), tet);
         throw InputError(at + "the sphere starts inside object '" + scene.objects[object].name +
                          "' (" + object_pointer(object) + "): its centre lies in tet " +
                          std::to_string(tet - objects.tet_offset[object]) +

@@ -248,6 +248,36 @@ TEST(EigenFitCli, AFailedCompatibilityTestIsRefusedUnlessTheRatiosAreGiven) {
             std::string::npos);
 }
 
+// A 20 cm cube of 3 x 3 x 3 cubes with a TetGen ball of the same bounding box as its reference:
+// the modes still match (compatibility passes), but the ball is the stiffer body in every mode,
+// which refining one object never gives: a warning names the modes.
+TEST(EigenFitCli, RatiosAboveOneAreAWarning) {
+  TempDir tmp;
+  json s = json::parse(R"({
+    "name": "ball",
+    "time": { "dt": 0.01, "steps": 2 },
+    "objects": [ {
+      "mesh": { "box": { "size": [0.2, 0.2, 0.2], "cells": [3, 3, 3] },
+                "transform": { "translate": [-0.1, -0.1, -0.1] } },
+      "reference": { "mesh": { "tetgen": { "quality": 1.5 } } },
+      "eigenfit": { "method": "eigenfit", "modes": 10 },
+      "material": { "model": "linear", "E": 1e5, "nu": 0.3, "density": 1000 } } ],
+    "gravity": [0, 0, 0],
+    "integrator": { "type": "si" },
+    "output": { "frames": [] }
+  })");
+  s["objects"][0]["reference"]["mesh"]["file"] =
+      (cli::kSourceDir / "scenes" / "meshes" / "sphere.off").string();
+  const auto scene = tmp.write("ball.json", s);
+  const Result r = cli::run({"run", scene.string(), "-o", (tmp / "ball").string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const std::string log = cli::read_file(tmp / "ball" / "simrun.log");
+  EXPECT_NE(log.find("compatibility test passed"), std::string::npos) << log;
+  EXPECT_NE(log.find("warning: lambda_fine / lambda_coarse > 1.05 for mode(s) 1, 2"),
+            std::string::npos)
+      << log;
+}
+
 // A neo-Hookean bar twisted 170 degrees with 40 fitted modes: the modes cross and tangle, so the
 // tracking test fails; simrun.log, stderr and run.json say so (and what the run did), for both
 // fallbacks.
