@@ -30,6 +30,7 @@ import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_cape.json")
@@ -47,8 +48,7 @@ def run(simrun, work, method, div=1):
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
         sys.exit(f"{method} at h/{div} failed: {proc.stdout.strip()}")
-    with open(os.path.join(out, "energy.csv")) as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    return sweep_runs.read_rows(os.path.join(out, "energy.csv"))
 
 
 def window_mean(rows, window, key="kinetic"):

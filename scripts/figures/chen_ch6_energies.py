@@ -39,6 +39,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chen_table62  # noqa: E402
 import plotting  # noqa: E402
+import sweep_runs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LABELS = {"si": "SI", "siere": "SIERE", "be": "BE"}
@@ -59,10 +60,7 @@ TITLES = {"rope": "coiled rope", "cuboid": "untwisting cuboid, ARAP", "honeycomb
 
 def read_energy(out):
     path = os.path.join(out, "energy.csv")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [{k: float(v) for k, v in r.items() if v not in ("", None)} for r in csv.DictReader(f)]
+    return sweep_runs.read_rows(path) if os.path.exists(path) else []
 
 
 def vibration(rows):

@@ -19,7 +19,8 @@ libcgal-demo, scripts/fetch_meshes.sh, scaled to 0.2 m and simplified to 600 sur
 6,042 tets, E = 100 kPa, nu = 0.4, dropped 10 cm onto a penalty floor of 300 N/m per vertex,
 docs/obstacles.md, h = 1/180, 360 steps). Thesis: energy per integrator "with the same
 conclusions". The floor is soft on purpose: its flat base lands on ~250 vertices at once, and
-with 1e3 N/m or more per vertex every integrator here fails at the impact (inverted tets).
+full mode also reruns the impact on a floor of 1e4 N/m per vertex to show what a stiffer one
+does (the integrators fail there).
 
 Measured: per run the exit (0, or 2 with the step where it diverged), the stepping time (sum of
 stats.csv wall_s, one thread), ERE's Krylov vectors per step, and the energy: the twisted bar's
@@ -44,6 +45,7 @@ import sys
 import tempfile
 
 import plotting
+import sweep_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
@@ -51,13 +53,12 @@ BUNNY_MESH = os.path.join(ROOT, ".cache", "meshes", "bunny.off")
 METHODS = ("ere", "si", "be", "im")
 LABELS = {"ere": "ERE", "si": "SI", "be": "BE", "im": "IM"}
 CAP_S = 600  # wall-clock cap per run
+STIFF_FLOOR = 1e4  # N/m per vertex: the bunny's floor in the check of why ours is soft
 
 
 def read_csv(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [{k: float(v) for k, v in r.items() if v not in ("", None)} for r in csv.DictReader(f)]
+    """sweep_runs.read_rows, or no rows when a run stopped before writing the file."""
+    return sweep_runs.read_rows(path) if os.path.exists(path) else []
 
 
 def run(simrun, scene, out, sets, steps):
@@ -76,7 +77,8 @@ def run(simrun, scene, out, sets, steps):
     energy = read_csv(os.path.join(out, "energy.csv"))
     return {"rc": rc, "message": message.splitlines()[-1] if message else "", "energy": energy,
             "steps": len(stats), "seconds": sum(r["wall_s"] for r in stats),
-            "krylov": sum(r["krylov_vectors"] for r in stats) / len(stats) if stats else 0.0}
+            "krylov": sum(r["krylov_vectors"] for r in stats) / len(stats) if stats else 0.0,
+            "newton": sum(r["newton_iters"] for r in stats) / len(stats) if stats else 0.0}
 
 
 def status(r, steps):
@@ -96,6 +98,26 @@ def gravity_scale(r):
     return max((abs(x.get("gravity", 0.0)) for x in r["energy"]), default=0.0) or 1.0
 
 
+def print_table(res, moduli, steps, scale, scale_name):
+    """One row per E: each method's stepping seconds and total energy at the end over `scale`
+    (or its status when it did not finish), BE's and IM's Newton iterations per step and ERE's
+    Krylov vectors per step."""
+    print(f"{'E [Pa]':>8} " + " ".join(f"{LABELS[m] + ' s':>8} {LABELS[m] + ' ' + scale_name:>9}" for m in METHODS)
+          + f" {'BE/IM Newton':>13} {'ERE vec':>8}")
+    for E in moduli:
+        cells = []
+        for m in METHODS:
+            r = res[m, E]
+            end = r["energy"][-1]["total"] / scale(r) if r["energy"] else float("nan")
+            cells.append(f"{r['seconds']:>8.2f} {end:>9.3f}" if r["rc"] == 0 else f"{status(r, steps):>18}")
+        newton = f"{res['be', E]['newton']:.1f} / {res['im', E]['newton']:.1f}"
+        print(f"{E:>8g} " + " ".join(cells) + f" {newton:>13} {res['ere', E]['krylov']:>8.0f}")
+
+
+def initial_total(r):
+    return r["energy"][0]["total"] if r["energy"] else 1.0
+
+
 def twisted_bar(args, work, claims):
     scene = os.path.join(SCENES, "chen_twisted_soft_bar.json")
     moduli = (10.0, 1e3) if args.quick else (10.0, 1e2, 1e3, 1e4)
@@ -107,17 +129,8 @@ def twisted_bar(args, work, claims):
             res[m, E] = run(args.simrun, scene, os.path.join(work, f"twist_{m}_{E:g}"),
                             mesh + [f"/integrator/type={m}", f"/objects/0/material/E={E:g}"], steps)
     print(f"\nFig. 4.11: twisted soft bar, {steps} steps of h = 1/60 s; stepping seconds (one thread), total "
-          "energy at the end / initial, ERE Krylov vectors per step")
-    print(f"{'E [Pa]':>8} " + " ".join(f"{LABELS[m] + ' s':>8} {LABELS[m] + ' E/E0':>9}" for m in METHODS)
-          + f" {'ERE vec':>8}")
-    for E in moduli:
-        cells = []
-        for m in METHODS:
-            r = res[m, E]
-            e0 = r["energy"][0]["total"] if r["energy"] else 1.0
-            end = r["energy"][-1]["total"] / e0 if r["energy"] else float("nan")
-            cells.append(f"{r['seconds']:>8.2f} {end:>9.3f}" if r["rc"] == 0 else f"{status(r, steps):>18}")
-        print(f"{E:>8g} " + " ".join(cells) + f" {res['ere', E]['krylov']:>8.0f}")
+          "energy at the end / initial")
+    print_table(res, moduli, steps, initial_total, "E/E0")
     for (m, E), r in res.items():
         if m != "ere" and r["rc"] != 0:
             claims.append((f"twisted bar E = {E:g}: {LABELS[m]} finishes", False, True))
@@ -147,7 +160,7 @@ def twisted_bar(args, work, claims):
                res["ere", E]["seconds"] < min(res["be", E]["seconds"], res["im", E]["seconds"])]
     claims.append((f"twisted bar: ERE cheaper than BE and IM (thesis) at E = {', '.join(f'{E:g}' for E in cheaper) or 'none'}"
                    f" of {', '.join(f'{E:g}' for E in moduli)} Pa", len(cheaper) == len(moduli), False))
-    write_csv(args, "twisted_bar", res, lambda r: r["energy"][0]["total"] if r["energy"] else 1.0)
+    write_csv(args, "twisted_bar", res, initial_total)
     return res, moduli
 
 
@@ -166,16 +179,8 @@ def dropping_bar(args, work, claims):
             refined[k] = run(args.simrun, scene, os.path.join(work, f"drop_ere_h{k}"),
                              ["/integrator/type=ere", f"/time/dt={1 / (60 * k)!r}"], steps * k)
     print(f"\nFig. 4.12: dropping bar, {steps} steps of h = 1/60 s; stepping seconds, total energy at the end "
-          "/ largest |gravity energy|, ERE Krylov vectors per step")
-    print(f"{'E [Pa]':>8} " + " ".join(f"{LABELS[m] + ' s':>8} {LABELS[m] + ' E/G':>8}" for m in METHODS)
-          + f" {'ERE vec':>8}")
-    for E in moduli:
-        cells = []
-        for m in METHODS:
-            r = res[m, E]
-            end = r["energy"][-1]["total"] / gravity_scale(r) if r["energy"] else float("nan")
-            cells.append(f"{r['seconds']:>8.2f} {end:>8.3f}" if r["rc"] == 0 else f"{status(r, steps):>17}")
-        print(f"{E:>8g} " + " ".join(cells) + f" {res['ere', E]['krylov']:>8.0f}")
+          "/ largest |gravity energy|")
+    print_table(res, moduli, steps, gravity_scale, "E/G")
     for k, r in refined.items():
         end = r["energy"][-1]["total"] / gravity_scale(r) if r["energy"] else float("nan")
         drift = max(abs(x["total"]) for x in r["energy"]) / gravity_scale(r) if r["energy"] else float("nan")
@@ -238,6 +243,12 @@ def bunny(args, work, claims):
     for m in ("ere", "im"):
         claims.append((f"bunny: {LABELS[m]} keeps the bounce (thesis): {status(res[m], steps)}",
                        res[m]["rc"] == 0, False))
+    if not args.quick:  # why the floor is soft: a stiffer one through the first impact (step ~27)
+        stiff = {m: run(args.simrun, scene, os.path.join(work, f"bunny_{m}_k{STIFF_FLOOR:g}"),
+                        [f"/integrator/type={m}", f"/obstacles/0/plane/stiffness={STIFF_FLOOR:g}"], 60)
+                 for m in METHODS}
+        print(f"  with a floor of {STIFF_FLOOR:g} N/m per vertex, 60 steps: "
+              + ", ".join(f"{LABELS[m]} {status(r, 60)}" for m, r in stiff.items()))
     write_csv(args, "bunny", {(m, 1e5): r for m, r in res.items()}, gravity_scale)
     return res
 
