@@ -200,17 +200,24 @@ std::string last_line(const fs::path& log) {
 
 /// A run that ended without saying how in run.json (killed, or refused before writing it, e.g.
 /// a mesh file that does not read or a model too large for the memory): its exit code and the
-/// last line of its log.
-void explain_exit(PointResult& result, int exit_code, const fs::path& log) {
+/// last line of its log. `out_of_memory`: its SIGKILL came with a kill by the kernel's
+/// out-of-memory killer (LocalExit).
+void explain_exit(PointResult& result, int exit_code, const fs::path& log, bool out_of_memory) {
   if (is_ended(result.status) || exit_code == 0) return;
   // Stopped from outside (SIGINT, SIGTERM, SIGKILL, SIGHUP: the user or the scheduler) it can be
-  // resumed; killed by its own fault (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) it failed.
+  // resumed; killed by its own fault (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) or by the
+  // out-of-memory killer (it would be killed again) it failed.
   const int signal = exit_code - 128;
-  const bool from_outside = exit_code > 128 && (signal == SIGINT || signal == SIGTERM ||
-                                                signal == SIGKILL || signal == SIGHUP);
+  const bool from_outside =
+      exit_code > 128 && !out_of_memory &&
+      (signal == SIGINT || signal == SIGTERM || signal == SIGKILL || signal == SIGHUP);
   result.status = from_outside ? "interrupted" : "failed";
   result.message = exit_code > 128 ? "killed by signal " + std::to_string(exit_code - 128)
                                    : "exit " + std::to_string(exit_code);
+  if (out_of_memory)
+    result.message +=
+        " from the kernel's out-of-memory killer (/proc/vmstat oom_kill rose while it ran): the "
+        "run needs more memory than the machine or its cgroup (a Slurm --mem) allows";
   const std::string reason = last_line(log);
   if (!reason.empty()) result.message += ": " + reason;
 }
@@ -371,19 +378,20 @@ int run_locally(const Plan& plan, const std::vector<int>& indices) {
             << plan.sweep.points.size() - indices.size() << " finished earlier, " << indices.size()
             << " to run, " << plan.parallel << " at a time with " << plan.threads
             << " thread(s) each\n";
-  std::map<int, int> exit_codes;
+  std::map<int, LocalExit> exits;
   int done = 0;
   const bool completed = run_jobs_locally(jobs, plan.parallel, [&](const LocalExit& exit) {
-    exit_codes[exit.index] = exit.exit_code;
+    exits[exit.index] = exit;
     const SweepPoint& point = plan.sweep.points[exit.index];
     PointResult result = read_point_result(point_dir(plan, point));
-    explain_exit(result, exit.exit_code, local_log(plan, point));
+    explain_exit(result, exit.exit_code, local_log(plan, point), exit.out_of_memory);
     result.wall_s = exit.seconds;
     print_progress(++done, static_cast<int>(jobs.size()), point, result);
   });
   std::vector<PointResult> results = collect(plan);
-  for (const auto& [index, code] : exit_codes)
-    explain_exit(results[index], code, local_log(plan, plan.sweep.points[index]));
+  for (const auto& [index, exit] : exits)
+    explain_exit(results[index], exit.exit_code, local_log(plan, plan.sweep.points[index]),
+                 exit.out_of_memory);
   const int code = report(plan, results, existing_logs(plan, std::nullopt));
   if (!completed) {
     std::cerr << "sweep: stopped by a signal; run the same command again to continue\n";

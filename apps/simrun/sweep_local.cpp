@@ -16,6 +16,7 @@ namespace {
 struct Running {
   int index = 0;
   Timer timer;
+  long long oom_kills_at_start = -1;
 };
 
 }  // namespace
@@ -35,7 +36,11 @@ bool run_jobs_locally(const std::vector<LocalJob>& jobs, int parallel,
       if (pid <= 0) break;
       const auto it = running.find(pid);
       if (it == running.end()) continue;  // not one of ours
-      on_exit({it->second.index, exit_code_of(status), it->second.timer.seconds()});
+      const int code = exit_code_of(status);
+      const long long oom_kills_at_start = it->second.oom_kills_at_start;
+      const bool out_of_memory =
+          code == 128 + SIGKILL && oom_kills_at_start >= 0 && oom_kill_count() > oom_kills_at_start;
+      on_exit({it->second.index, code, it->second.timer.seconds(), out_of_memory});
       running.erase(it);
       ++reaped;
     }
@@ -47,7 +52,7 @@ bool run_jobs_locally(const std::vector<LocalJob>& jobs, int parallel,
            static_cast<int>(running.size()) < parallel) {
       const LocalJob& job = jobs[next++];
       const pid_t pid = spawn_logged(job.argv, job.log);
-      running[pid] = Running{job.index, Timer()};
+      running[pid] = Running{job.index, Timer(), oom_kill_count()};
     }
     // Polling keeps the stop flag and the launches race-free; 20 ms is nothing next to a run.
     if (reap() == 0) sleep_seconds(0.02);

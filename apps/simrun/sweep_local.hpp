@@ -17,6 +17,9 @@ struct LocalExit {
   int index = 0;
   int exit_code = 0;     ///< 128 + signal when the run was killed
   double seconds = 0.0;  ///< wall time from start to exit, measured by the sweep
+  /// Killed by SIGKILL while the kernel's out-of-memory killer killed a process (its count in
+  /// /proc/vmstat rose between the start and the end of the run): most likely this one.
+  bool out_of_memory = false;
 };
 
 /// Runs `jobs` in order, at most `parallel` at once, calling `on_exit` as each one ends (in the

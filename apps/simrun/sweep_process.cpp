@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 
 namespace simrun::app {
 
@@ -95,6 +97,15 @@ std::string shell_command(const std::vector<std::string>& argv) {
     line += shell_quote(a);
   }
   return line;
+}
+
+long long oom_kill_count() {
+  std::ifstream vmstat("/proc/vmstat");
+  std::string name;
+  long long value = 0;
+  while (vmstat >> name >> value)
+    if (name == "oom_kill") return value;
+  return -1;
 }
 
 int exit_code_of(int wait_status) {

@@ -56,4 +56,8 @@ void sleep_seconds(double seconds);
 /// The exit code of a wait status: the status for a normal exit, 128 + signal when killed.
 int exit_code_of(int wait_status);
 
+/// How many processes the kernel's out-of-memory killer has killed since boot (/proc/vmstat
+/// oom_kill; it counts cgroup-limit kills too); -1 when the kernel does not say.
+long long oom_kill_count();
+
 }  // namespace simrun::app

@@ -40,34 +40,80 @@ double field(const char* path, const std::string& key) {
   return std::nan("");
 }
 
-/// What the cgroups (v2) of this process still allow: the least over its cgroup and their
-/// ancestors (a batch system puts the limit on the job's or the slice's cgroup, not the leaf)
-/// of memory.max - memory.current + the file cache the kernel can reclaim (memory.stat
-/// active_file + inactive_file). NaN when no cgroup sets a limit or there is no cgroup v2.
-double cgroup_room() {
-  std::ifstream self("/proc/self/cgroup");
-  std::string line, relative;
-  while (std::getline(self, line))
-    if (line.rfind("0::", 0) == 0) relative = line.substr(3);
-  if (relative.empty()) return std::nan("");
+/// The file cache the kernel can reclaim in a cgroup: memory.stat's active_file + inactive_file
+/// (cgroup v2), or total_active_file + total_inactive_file (v1, the whole subtree).
+double reclaimable_cache(const std::filesystem::path& stat, bool v1) {
+  double cache = 0.0;
+  for (const char* key : {"active_file", "inactive_file"}) {
+    const double bytes = field(stat.string().c_str(), v1 ? std::string("total_") + key : key);
+    if (!std::isnan(bytes)) cache += bytes;
+  }
+  return cache;
+}
+
+/// cgroup v2: the least over the process's cgroup and its ancestors (a batch system puts the
+/// limit on the job's or the slice's cgroup, not the leaf) of memory.max - memory.current +
+/// reclaimable cache. NaN when none sets a limit.
+double cgroup_v2_room(const std::string& relative, const std::filesystem::path& root) {
   double room = std::nan("");
-  for (std::filesystem::path dir = "/sys/fs/cgroup" + relative;; dir = dir.parent_path()) {
+  for (std::filesystem::path dir = root.string() + relative;; dir = dir.parent_path()) {
     std::ifstream max_file(dir / "memory.max"), current_file(dir / "memory.current");
     double max = 0.0, current = 0.0;
     if (max_file >> max && current_file >> current) {  // "max" (no limit) does not read
-      const std::string stat = (dir / "memory.stat").string();
-      double cache = 0.0;
-      for (const char* key : {"active_file", "inactive_file"}) {
-        const double bytes = field(stat.c_str(), key);
-        if (!std::isnan(bytes)) cache += bytes;
-      }
-      const double here = max - current + cache;
+      const double here = max - current + reclaimable_cache(dir / "memory.stat", false);
       if (std::isnan(room) || here < room) room = here;
     }
-    if (dir == "/sys/fs/cgroup" || dir == dir.parent_path()) break;
+    if (dir == root || dir == dir.parent_path()) break;
   }
   return room;
 }
+
+/// cgroup v1's memory controller (older Slurm clusters): memory.stat's hierarchical_memory_limit
+/// (the least limit of the cgroup and its ancestors) - memory.usage_in_bytes + reclaimable
+/// cache. A container may see its own cgroup as the hierarchy's root: the root is read when the
+/// path from /proc/self/cgroup is not there. NaN without a limit (v1 reports ~2^63 then).
+double cgroup_v1_room(const std::string& relative, const std::filesystem::path& root) {
+  std::filesystem::path dir = root.string() + relative;
+  if (!std::filesystem::exists(dir / "memory.stat")) dir = root;
+  const double limit = field((dir / "memory.stat").string().c_str(), "hierarchical_memory_limit");
+  std::ifstream usage_file(dir / "memory.usage_in_bytes");
+  double usage = 0.0;
+  if (std::isnan(limit) || limit >= 0x1p62 || !(usage_file >> usage)) return std::nan("");
+  return limit - usage + reclaimable_cache(dir / "memory.stat", true);
+}
+
+}  // namespace
+
+namespace detail {
+
+double cgroup_room(const std::filesystem::path& self_cgroup, const std::filesystem::path& v2_root,
+                   const std::filesystem::path& v1_memory_root) {
+  // /proc/self/cgroup lines are "ID:CONTROLLERS:PATH": "0::PATH" for v2, and the v1 memory
+  // controller's line lists "memory" among its comma-separated controllers.
+  std::ifstream self(self_cgroup);
+  std::string line;
+  double room = std::nan("");
+  auto least = [&room](double here) {
+    if (!std::isnan(here) && (std::isnan(room) || here < room)) room = here;
+  };
+  while (std::getline(self, line)) {
+    const std::size_t first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    std::string controllers = ",";  // piece by piece: GCC 12's -Wrestrict false positive
+    controllers += line.substr(first + 1, second - first - 1);
+    controllers += ',';
+    const std::string relative = line.substr(second + 1);
+    if (line.compare(0, first, "0") == 0 && controllers == ",,")
+      least(cgroup_v2_room(relative, v2_root));
+    else if (controllers.find(",memory,") != std::string::npos)
+      least(cgroup_v1_room(relative, v1_memory_root));
+  }
+  return room;
+}
+
+}  // namespace detail
+
+namespace {
 
 /// What the address-space limit (ulimit -v) still allows: RLIMIT_AS less the current size.
 double address_space_room() {
@@ -90,7 +136,9 @@ double available_memory_bytes() {
   }
   // The least of what the machine has free, the cgroup allows and ulimit -v allows.
   double available = 1024.0 * field("/proc/meminfo", "MemAvailable:");
-  for (const double room : {cgroup_room(), address_space_room()})
+  const double cgroup =
+      detail::cgroup_room("/proc/self/cgroup", "/sys/fs/cgroup", "/sys/fs/cgroup/memory");
+  for (const double room : {cgroup, address_space_room()})
     if (!std::isnan(room) && (std::isnan(available) || room < available))
       available = std::max(room, 1.0);
   return std::isnan(available) ? 0.0 : available;

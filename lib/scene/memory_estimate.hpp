@@ -10,6 +10,7 @@
 /// (nested dissection's fill on 3D meshes grows as n^(4/3)). Runs without a factorization
 /// (explicit integrators, the pcg solver) skip the factor term.
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace simrun {
@@ -24,10 +25,19 @@ MemoryEstimate estimate_run_memory(double vertices, bool factorizes);
 
 /// Bytes the run may use: SIMRUN_MEMORY_LIMIT (bytes; for tests and shared machines) when set
 /// (InputError when it is not a positive number), else the least of MemAvailable from
-/// /proc/meminfo, the room left in the process's cgroup v2 (memory.max - memory.current) and
-/// under its address-space limit (ulimit -v: RLIMIT_AS - VmSize); 0 when unknown (then
-/// nothing is refused).
+/// /proc/meminfo, the room left in the process's cgroups (v2: memory.max - memory.current over
+/// the cgroup and its ancestors; v1: hierarchical_memory_limit - memory.usage_in_bytes; both
+/// plus the reclaimable file cache) and under its address-space limit (ulimit -v: RLIMIT_AS -
+/// VmSize); 0 when unknown (then nothing is refused).
 double available_memory_bytes();
+
+namespace detail {
+/// The room the cgroups listed in `self_cgroup` (a /proc/PID/cgroup file) leave, with the v2
+/// hierarchy mounted at `v2_root` and v1's memory controller at `v1_memory_root`; NaN when no
+/// cgroup sets a limit. Paths are parameters so tests can use a fake tree.
+double cgroup_room(const std::filesystem::path& self_cgroup, const std::filesystem::path& v2_root,
+                   const std::filesystem::path& v1_memory_root);
+}  // namespace detail
 
 /// Throws InputError "WHERE: the run needs about X GB (...), but Y GB are available; ..." when
 /// the estimate exceeds what is available.

@@ -186,7 +186,6 @@ void check_reversible_corotated(const json& scene, std::vector<SchemaViolation>&
 /// "contact" (docs/contact.md): the integrators that minimize an incremental potential with the
 /// barrier, IPC planes instead of penalty planes, and what is not available yet.
 void check_contact(const json& scene, std::vector<SchemaViolation>& out) {
-  const json& contact = scene.at("contact");
   const std::string type = scene.at("integrator").at("type").get<std::string>();
   if (type != "be" && type != "bdf2")
     out.push_back({"/integrator/type",

@@ -53,9 +53,11 @@ inline std::string read_stream(std::FILE* f) {
 }
 
 /// Runs `simrun args...` in `cwd` (the test's working directory when empty). `during`, when
-/// given, is called with the child's pid while it runs (e.g. to send it a signal).
+/// given, is called with the child's pid while it runs (e.g. to send it a signal); `in_child`
+/// in the forked child before exec (async-signal-safe calls only, e.g. entering a cgroup).
 inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {},
-                  const std::function<void(pid_t)>& during = {}) {
+                  const std::function<void(pid_t)>& during = {},
+                  const std::function<void()>& in_child = {}) {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
   if (!out || !err) throw std::runtime_error("tmpfile failed");
@@ -71,6 +73,7 @@ inline Result run(const std::vector<std::string>& args, const fs::path& cwd = {}
   if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+    if (in_child) in_child();
     dup2(fileno(out), STDOUT_FILENO);
     dup2(fileno(err), STDERR_FILENO);
     execv(argv[0], argv.data());
