@@ -269,7 +269,14 @@ int run_command(const CommonOptions& options, int steps_override) {
   const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;
   apply_threads(options, threads, notes, /*for_run=*/true);
-  check_output_folder(scene.output.dir, scene.name, options.force);
+  // The scene's file, absolute: two scenes of one name (x.json in two folders) are two scenes.
+  std::error_code no_file;
+  const std::string scene_file =
+      std::filesystem::is_regular_file(options.scene, no_file)
+          ? std::filesystem::weakly_canonical(std::filesystem::absolute(options.scene), no_file)
+                .string()
+          : std::string();
+  check_output_folder(scene.output.dir, scene.name, scene_file, options.force);
   // Everything that can reject the input happens before the output folder is touched.
   std::vector<std::string> model_notes;
   auto simulation = build_simulation(scene, &model_notes);
@@ -292,10 +299,11 @@ int run_command(const CommonOptions& options, int steps_override) {
   graceful_stop_from_now();
   std::vector<std::string> folder_notes;
   const OutputFolderLock lock =
-      prepare_output_folder(settings.out_dir, scene.name, options.force, folder_notes);
+      prepare_output_folder(settings.out_dir, scene.name, scene_file, options.force, folder_notes);
   print_notes(options, folder_notes);
   notes.insert(notes.end(), folder_notes.begin(), folder_notes.end());
   nlohmann::json record = base_run_record(scene.normalized, options.command_line);
+  if (!scene_file.empty()) record["scene_file"] = scene_file;
   if (start) record["start_from"] = {{"checkpoint", options.start_from}, {"step", start->step}};
   write_run_record(settings.out_dir, record);
   // simrun.log: the notes and the closing summary, whatever --quiet says.
@@ -386,7 +394,7 @@ int modes_command(const CommonOptions& options, int count, bool write_shapes) {
     std::cerr << "simrun: modes: eigensolver " << to_string(modes.status) << "\n";
     return kExitDiverged;
   }
-  std::filesystem::create_directories(scene.output.dir);
+  const OutputFolderLock lock = create_output_folder(scene.output.dir);
   write_modes(scene.output.dir, *built.model, built.frames, modes, write_shapes);
   if (!options.quiet) {
     std::cerr << "simrun: " << count << " modes in " << modes.seconds << " s; wrote "
@@ -402,7 +410,7 @@ int coarsen_command(const CommonOptions& options) {
   apply_threads(options, effective_threads(options, scene), notes);
   print_notes(options, notes);
   const std::filesystem::path out = scene.output.dir;
-  std::filesystem::create_directories(out);
+  const OutputFolderLock lock = create_output_folder(out);
   std::filesystem::remove(out / "report.txt");
   int coarsened = 0;
   for (size_t i = 0; i < scene.objects.size(); ++i) {

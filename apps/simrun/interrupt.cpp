@@ -15,11 +15,24 @@ std::atomic<int> g_signal{0};
 std::atomic<bool> g_watching{false};
 int g_blocked_at_start = -1;  ///< -1: not asked yet
 
+/// Whether SIGHUP was ignored when simrun started (`nohup simrun run ...`): the user asked the
+/// run to survive a closed terminal, so simrun leaves SIGHUP alone. Asked once, before simrun
+/// installs anything (ignored dispositions survive exec, so a restarted simrun sees the same).
+bool hangup_ignored() {
+  static const bool ignored = [] {
+    struct sigaction action {};
+    return sigaction(SIGHUP, nullptr, &action) == 0 && action.sa_handler == SIG_IGN;
+  }();
+  return ignored;
+}
+
+/// The signals that stop a run: Ctrl-C, a scheduler's SIGTERM and a closed terminal's SIGHUP.
 sigset_t interrupt_set() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  if (!hangup_ignored()) sigaddset(&set, SIGHUP);
   return set;
 }
 
@@ -54,8 +67,9 @@ void block_interrupt_signals() {
   sigset_t previous;
   pthread_sigmask(SIG_BLOCK, &set, &previous);
   if (g_blocked_at_start < 0)
-    g_blocked_at_start =
-        sigismember(&previous, SIGINT) == 1 && sigismember(&previous, SIGTERM) == 1;
+    g_blocked_at_start = sigismember(&previous, SIGINT) == 1 &&
+                         sigismember(&previous, SIGTERM) == 1 &&
+                         (hangup_ignored() || sigismember(&previous, SIGHUP) == 1);
 }
 
 bool interrupt_signals_blocked_at_start() { return g_blocked_at_start == 1; }
@@ -65,6 +79,7 @@ void install_interrupt_handlers() {
   block_interrupt_signals();
   std::signal(SIGINT, on_run_stop_signal);
   std::signal(SIGTERM, on_run_stop_signal);
+  if (!hangup_ignored()) std::signal(SIGHUP, on_run_stop_signal);
   std::thread(watch).detach();
 }
 
@@ -80,6 +95,8 @@ const char* signal_name(int signal) {
       return "SIGINT";
     case SIGTERM:
       return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
     default:
       return "signal";
   }

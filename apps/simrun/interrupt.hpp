@@ -1,7 +1,9 @@
 #pragma once
-/// SIGINT and SIGTERM during a run: the first one asks the step loop to stop after the step in
-/// progress (the run then writes its last good frame and run.json "interrupted"); a second one
-/// ends the process at once with the default action, as a user pressing Ctrl-C twice expects.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal or SSH session; left alone when simrun starts
+/// with it ignored, as under nohup) during a run: the first one asks the step loop to stop after
+/// the step in progress (the run then writes its last good frame and run.json "interrupted"); a
+/// second one ends the process at once with the default action, as a user pressing Ctrl-C twice
+/// expects.
 ///
 /// The signals are blocked in every thread of a run and taken by one watcher thread (sigwait),
 /// never by an asynchronous handler. METIS (through CHOLMOD's orderings) installs handlers of
@@ -19,10 +21,10 @@
 /// was stopped before it started.
 namespace simrun::app {
 
-/// Blocks SIGINT and SIGTERM in the calling thread (and the threads it starts from now on, and a
-/// process it execs). Records whether they were blocked already when first called.
+/// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and the threads it starts from now on,
+/// and a process it execs). Records whether they were blocked already when first called.
 void block_interrupt_signals();
-/// Whether SIGINT and SIGTERM were blocked when block_interrupt_signals() was first called (a
+/// Whether those signals were blocked when block_interrupt_signals() was first called (a
 /// process restarted by simrun inherits them blocked).
 bool interrupt_signals_blocked_at_start();
 /// Starts the watcher thread (idempotent; blocks the signals first). Threads that may still see
@@ -33,9 +35,9 @@ void install_interrupt_handlers();
 void graceful_stop_from_now();
 /// 1 while the watcher thread runs (thread counts in run.json leave it out), else 0.
 int interrupt_watcher_threads();
-/// The signal that asked to stop (SIGINT, SIGTERM), or 0.
+/// The signal that asked to stop (SIGINT, SIGTERM, SIGHUP), or 0.
 int interrupt_signal();
-/// "SIGINT", "SIGTERM" or "signal N".
+/// "SIGINT", "SIGTERM", "SIGHUP" or "signal".
 const char* signal_name(int signal);
 
 }  // namespace simrun::app

@@ -20,8 +20,14 @@ namespace {
 
 constexpr const char* kLockName = ".simrun.lock";
 
-/// The scene name in DIR/run.json, or "" when there is none or it cannot be read.
-std::string previous_scene_name(const fs::path& dir) {
+/// What DIR/run.json says of the run that wrote the folder: its scene's name and file (the file
+/// is "" in runs from before simrun recorded it). An empty name: no run.json, or not simrun's.
+struct PreviousRun {
+  std::string name;
+  std::string scene_file;
+};
+
+PreviousRun previous_run(const fs::path& dir) {
   std::ifstream in(dir / "run.json");
   if (!in) return {};
   const nlohmann::json record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
@@ -29,7 +35,10 @@ std::string previous_scene_name(const fs::path& dir) {
   const auto scene = record.find("scene");
   if (scene == record.end() || !scene->is_object()) return {};
   const auto name = scene->find("name");
-  return name != scene->end() && name->is_string() ? name->get<std::string>() : std::string();
+  if (name == scene->end() || !name->is_string()) return {};
+  const auto file = record.find("scene_file");
+  return {name->get<std::string>(),
+          file != record.end() && file->is_string() ? file->get<std::string>() : std::string()};
 }
 
 std::string quoted_list(const std::vector<std::string>& names, std::size_t limit = 4) {
@@ -64,11 +73,12 @@ const std::vector<std::string>& simrun_output_names() {
 
 namespace {
 
-/// Why `dir` may not take a run of `scene_name`, or "" when it may (see the header). `ours` and
-/// `theirs` receive simrun's entries and the others.
-std::string refusal(const fs::path& dir, const std::string& scene_name, bool force,
-                    std::vector<std::string>& ours, std::vector<std::string>& theirs,
-                    std::string& previous) {
+/// Why `dir` may not take a run of the scene `scene_name` read from `scene_file`, or "" when it
+/// may (see the header). `ours` and `theirs` receive simrun's entries and the others; `same_scene`
+/// whether run.json holds a run of the same scene (same name and, when recorded, the same file).
+std::string refusal(const fs::path& dir, const std::string& scene_name,
+                    const std::string& scene_file, bool force, std::vector<std::string>& ours,
+                    std::vector<std::string>& theirs, PreviousRun& previous, bool& same_scene) {
   std::error_code ec;
   const auto& known = simrun_output_names();
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -79,24 +89,34 @@ std::string refusal(const fs::path& dir, const std::string& scene_name, bool for
   std::sort(ours.begin(), ours.end());
   std::sort(theirs.begin(), theirs.end());
   if (ours.empty() && theirs.empty()) return {};
-  previous = previous_scene_name(dir);
-  if (force || (!previous.empty() && previous == scene_name)) return {};
-  const std::string found =
-      previous.empty()
-          ? "holds " + quoted_list(theirs.empty() ? ours : theirs) + " and no simrun run.json"
-          : "holds the output of scene '" + previous + "', not '" + scene_name + "'";
+  previous = previous_run(dir);
+  same_scene =
+      !previous.name.empty() && previous.name == scene_name &&
+      (previous.scene_file.empty() || scene_file.empty() || previous.scene_file == scene_file);
+  if (force || same_scene) return {};
+  std::string found;
+  if (previous.name.empty())
+    found = "holds " + quoted_list(theirs.empty() ? ours : theirs) + " and no simrun run.json";
+  else if (previous.name != scene_name)
+    found = "holds the output of scene '" + previous.name + "', not '" + scene_name + "'";
+  else
+    found = "holds the output of another scene named '" + scene_name + "', from " +
+            previous.scene_file + ", not " + scene_file;
   return "output folder " + dir.string() + ": not empty: it " + found +
          "; choose another folder with -o, or pass --force to replace simrun's outputs there";
 }
 
 }  // namespace
 
-void check_output_folder(const fs::path& dir, const std::string& scene_name, bool force) {
+void check_output_folder(const fs::path& dir, const std::string& scene_name,
+                         const std::string& scene_file, bool force) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return;
   std::vector<std::string> ours, theirs;
-  std::string previous;
-  const std::string why = refusal(dir, scene_name, force, ours, theirs, previous);
+  PreviousRun previous;
+  bool same_scene = false;
+  const std::string why =
+      refusal(dir, scene_name, scene_file, force, ours, theirs, previous, same_scene);
   if (!why.empty()) throw InputError(why);
 }
 
@@ -121,20 +141,35 @@ OutputFolderLock lock_output_folder(const fs::path& dir) {
   return lock;
 }
 
-OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& scene_name,
-                                       bool force, std::vector<std::string>& notes) {
+OutputFolderLock create_output_folder(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
     throw InputError("output folder " + dir.string() + ": cannot create it (" +
                      (ec ? ec.message() : std::string("a file of that name exists")) +
                      "); choose another with -o");
-  OutputFolderLock lock = lock_output_folder(dir);
+  return lock_output_folder(dir);
+}
+
+OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& scene_name,
+                                       const std::string& scene_file, bool force,
+                                       std::vector<std::string>& notes) {
+  OutputFolderLock lock = create_output_folder(dir);
+  std::error_code ec;
   std::vector<std::string> ours, theirs;
-  std::string previous;
-  const std::string why = refusal(dir, scene_name, force, ours, theirs, previous);
+  PreviousRun previous;
+  bool same_scene = false;
+  const std::string why =
+      refusal(dir, scene_name, scene_file, force, ours, theirs, previous, same_scene);
   if (!why.empty()) throw InputError(why);
-  const bool same_scene = !previous.empty() && previous == scene_name;
+  // Without a run.json of simrun's, a folder named like one of simrun's (frames, reference, ...)
+  // may be the user's own: --force does not delete it, and simrun does not write into it.
+  if (previous.name.empty())
+    for (const auto& name : ours)
+      if (fs::is_directory(dir / name, ec))
+        throw InputError("output folder " + dir.string() + ": it holds a folder '" + name +
+                         "' that simrun would write into, and no simrun run.json says simrun "
+                         "made it; move it away or choose another folder with -o");
   for (const auto& name : ours) {
     fs::remove_all(dir / name, ec);
     if (ec)
@@ -142,9 +177,10 @@ OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& s
                        " (" + ec.message() + ")");
   }
   if (!ours.empty())
-    notes.push_back("output: replaced the previous " +
-                    (same_scene ? "run of '" + previous + "'" : std::string("outputs (--force)")) +
-                    " in " + dir.string());
+    notes.push_back(
+        "output: replaced the previous " +
+        (same_scene ? "run of '" + previous.name + "'" : std::string("outputs (--force)")) +
+        " in " + dir.string());
   if (!theirs.empty())
     notes.push_back("output: kept files that simrun did not write in " + dir.string() + ": " +
                     quoted_list(theirs));

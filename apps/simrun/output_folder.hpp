@@ -30,15 +30,23 @@ const std::vector<std::string>& simrun_output_names();
 
 /// The read-only part of prepare_output_folder, for a quick refusal before a long set-up.
 void check_output_folder(const std::filesystem::path& dir, const std::string& scene_name,
-                         bool force);
+                         const std::string& scene_file, bool force);
 
-/// Creates and locks `dir` for a run of the scene named `scene_name`. A folder that is empty, or
-/// holds a run.json of a scene with the same name, or any folder with `force`, is accepted and
-/// simrun's own entries in it are removed (other files are kept and a note says so). Anything
-/// else throws InputError naming the folder and what it holds. `notes` receives what was done.
+/// Creates and locks `dir` for a run of the scene named `scene_name`, read from `scene_file` (an
+/// absolute path; "" when unknown). A folder that is empty, or holds a run.json of the same scene
+/// (the same name, and the same file when both runs recorded it), or any folder with `force`, is
+/// accepted and simrun's own entries in it are removed (other files are kept and a note says
+/// so). Without a simrun run.json there, a folder named like one of simrun's is the user's: it
+/// is refused even with `force`, never deleted. Anything else throws InputError naming the
+/// folder and what it holds. `notes` receives what was done.
 OutputFolderLock prepare_output_folder(const std::filesystem::path& dir,
-                                       const std::string& scene_name, bool force,
-                                       std::vector<std::string>& notes);
+                                       const std::string& scene_name, const std::string& scene_file,
+                                       bool force, std::vector<std::string>& notes);
+
+/// Creates `dir` (with its parents) and locks it, for commands that write only files of their own
+/// there (`modes`, `coarsen`): InputError naming the folder when it cannot be created or another
+/// simrun is writing there.
+OutputFolderLock create_output_folder(const std::filesystem::path& dir);
 
 /// Locks an existing output folder (for `simrun resume`: nothing is removed).
 OutputFolderLock lock_output_folder(const std::filesystem::path& dir);

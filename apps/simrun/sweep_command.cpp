@@ -531,7 +531,12 @@ int sweep_command(const SweepOptions& options) {
   if (options.collect && !fs::exists(plan.out / "sweep.json"))
     throw InputError("sweep --collect: " + plan.out.string() + " holds no sweep (no sweep.json)");
   check_out_dir(plan.out);
-  fs::create_directories(plan.out);
+  std::error_code ec;
+  fs::create_directories(plan.out, ec);
+  if (ec || !fs::is_directory(plan.out))
+    throw InputError("sweep: output folder " + plan.out.string() + ": cannot create it (" +
+                     (ec ? ec.message() : std::string("a file of that name exists")) +
+                     "); choose another with -o");
   OutDirLock lock(plan.out);
   if (options.collect) return collect_command(plan);
 

@@ -119,11 +119,20 @@ bool Simulation::step() {
     const Status status = systems[k]->advance(h, t_end, k == 0 ? stats : companion_stats);
     if (status == Status::kSuccess) continue;
     for (size_t j = 0; j < k; ++j) systems[j]->restore(before[j]);
-    const std::string who = k == 0 ? std::string() : systems[k]->name() + ": ";
+    std::string why = k == 0 ? std::string() : systems[k]->name() + ": ";
+    why += systems[k]->integrator().name();
     const std::string detail = systems[k]->integrator().failure_detail();
-    stop("failed", step,
-         who + std::string(systems[k]->integrator().name()) + " " + std::string(to_string(status)) +
-             (detail.empty() ? "" : ": " + detail));
+    if (status == Status::kNumericalIssue && detail.empty()) {
+      // A value of the step became NaN or Inf (or its system singular): the run blew up.
+      why += " produced non-finite values (numerical_issue): the step is past what this "
+             "integrator keeps stable; a smaller dt or an implicit integrator may help";
+      stop("diverged", step, why);
+      return false;
+    }
+    why += " ";
+    why += to_string(status);
+    if (!detail.empty()) why += ": " + detail;
+    stop("failed", step, why);
     return false;
   }
   const double step_seconds = step_timer.seconds();

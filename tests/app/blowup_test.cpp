@@ -52,5 +52,23 @@ TEST(Blowup, ExplicitEulerBeyondItsLimitStopsAsEnergyBlowUp) {
   }
 }
 
+TEST(Blowup, NonFiniteValuesInsideAStepAreADivergenceSaidInWords) {
+  // A step so large that the integrator's own solve overflows: before, "failed: step 1: si
+  // numerical_issue", a status for broken solvers and an enum name for a message.
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["time"] = {{"dt", 1e300}, {"steps", 5}};
+  s["gravity"] = {0, -9.81, 0};
+  const auto out = tmp / "out";
+  const Result r = cli::run({"run", tmp.write("huge_dt.json", s).string(), "-o", out.string(),
+                             "--threads", "1", "--quiet"});
+  EXPECT_EQ(r.code, 2) << r.describe();
+  const json record = cli::read_json(out / "run.json");
+  EXPECT_EQ(record.at("status"), "diverged") << record.dump(2);
+  EXPECT_NE(record.value("message", "").find("si produced non-finite values"), std::string::npos)
+      << record.value("message", "");
+  EXPECT_TRUE(std::filesystem::exists(out / "frames" / "000000.vtu"));  // the last good state
+}
+
 }  // namespace
 }  // namespace simrun

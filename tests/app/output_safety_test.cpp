@@ -67,6 +67,39 @@ TEST(OutputFolder, ReplacesItsOwnPreviousRunOfTheSameSceneWithoutStaleFiles) {
   EXPECT_TRUE(contains(refused.err, "'tiny'")) << refused.err;
 }
 
+TEST(OutputFolder, ASceneOfTheSameNameFromAnotherFileIsAnotherScene) {
+  // a/x.json and b/x.json are both named "x" by default: b's run does not replace a's.
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  json scene = cli::tiny_scene();
+  scene.erase("name");
+  const fs::path a = tmp.write("a/x.json", scene);
+  ASSERT_EQ(cli::run({"run", a.string(), "-o", out.string(), "--quiet"}).code, 0);
+  EXPECT_EQ(cli::read_json(out / "run.json").at("scene_file"), fs::weakly_canonical(a).string());
+  scene["objects"][0]["material"]["E"] = 2e5;
+  const fs::path b = tmp.write("b/x.json", scene);
+  const Result refused = cli::run({"run", b.string(), "-o", out.string(), "--quiet"});
+  EXPECT_EQ(refused.code, 1) << refused.describe();
+  EXPECT_TRUE(contains(refused.err, "another scene named 'x'")) << refused.err;
+  EXPECT_TRUE(contains(refused.err, a.string())) << refused.err;
+  // The same file again (edited) replaces its own run; --force lets b's run in.
+  EXPECT_EQ(cli::run({"run", a.string(), "-o", out.string(), "--quiet"}).code, 0);
+  EXPECT_EQ(cli::run({"run", b.string(), "-o", out.string(), "--quiet", "--force"}).code, 0);
+}
+
+TEST(OutputFolder, ForceNeverDeletesAFolderThatNoSimrunRunRecordClaims) {
+  // A user's folder that happens to be named like one of simrun's outputs, and no run.json:
+  // --force does not make it simrun's to delete.
+  TempDir tmp;
+  const fs::path out = tmp / "mine";
+  tmp.write("mine/reference/measurements.csv", std::string("1,2,3"));
+  const Result r = run_tiny(tmp, out, {"--force"});
+  EXPECT_EQ(r.code, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, "'reference'")) << r.err;
+  EXPECT_EQ(cli::read_file(out / "reference" / "measurements.csv"), "1,2,3");
+  EXPECT_FALSE(fs::exists(out / "run.json"));
+}
+
 TEST(OutputFolder, ASecondRunIntoALockedFolderIsRefused) {
   TempDir tmp;
   const fs::path out = tmp / "out";
@@ -90,6 +123,39 @@ TEST(OutputFolder, AnUnwritablePathIsBadInput) {
   EXPECT_EQ(r.code, 1) << r.describe();
   EXPECT_TRUE(contains(r.err, (tmp / "file" / "out").string())) << r.err;
   EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+  // The other commands that write a folder: modes, and a sweep (was exit 3, "filesystem error").
+  const fs::path scene = tmp.write("tiny.json", cli::tiny_scene());
+  tmp.write("sweep.json",
+            json::parse(R"({"scene": "tiny.json", "parameters": {"/time/steps": [1]}})"));
+  for (const auto& args :
+       {std::vector<std::string>{"modes", scene.string(), "-n", "2", "-o", (tmp / "file").string()},
+        std::vector<std::string>{"sweep", (tmp / "sweep.json").string(), "-o",
+                                 (tmp / "file" / "sweep").string()}}) {
+    const Result other = cli::run(args);
+    EXPECT_EQ(other.code, 1) << args[0] << ": " << other.describe();
+    EXPECT_TRUE(contains(other.err, "cannot create it")) << other.err;
+  }
+}
+
+TEST(OutputFolder, ModesIntoAFolderARunIsWritingIsRefused) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  json s = cli::tiny_scene();
+  s["time"]["steps"] = 10000000;
+  s["output"]["every"] = 1000;
+  const fs::path scene = tmp.write("long.json", s);
+  Result modes;
+  const Result run = cli::run(
+      {"run", scene.string(), "-o", out.string(), "--quiet", "--threads", "1"}, {}, [&](pid_t pid) {
+        for (int i = 0; i < 3000 && !fs::exists(out / "energy.csv"); ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        modes = cli::run({"modes", scene.string(), "-n", "2", "-o", out.string()});
+        ::kill(pid, SIGINT);
+      });
+  EXPECT_EQ(run.code, 128 + SIGINT) << run.describe();
+  EXPECT_EQ(modes.code, 1) << modes.describe();
+  EXPECT_TRUE(contains(modes.err, "another simrun is writing there")) << modes.err;
+  EXPECT_FALSE(fs::exists(out / "modes.csv"));
 }
 
 /// Runs a long scene and sends `signal` once it has written a few energy rows.
@@ -110,15 +176,19 @@ Result run_and_interrupt(const TempDir& tmp, const fs::path& out, int signal) {
       });
 }
 
-TEST(Interrupt, SigtermAndSigintEndTheRunCleanlyWithItsLastGoodFrame) {
-  for (const int signal : {SIGTERM, SIGINT}) {
+const char* strsignal_name(int signal) {
+  return signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "SIGHUP";
+}
+
+TEST(Interrupt, SigtermSigintAndSighupEndTheRunCleanlyWithItsLastGoodFrame) {
+  for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
     TempDir tmp;
     const fs::path out = tmp / "out";
     const Result r = run_and_interrupt(tmp, out, signal);
     EXPECT_EQ(r.code, 128 + signal) << r.describe();
     const json record = cli::read_json(out / "run.json");
     EXPECT_EQ(record.at("status"), "interrupted") << record.dump(2);
-    EXPECT_TRUE(contains(record.value("message", ""), signal == SIGTERM ? "SIGTERM" : "SIGINT"));
+    EXPECT_TRUE(contains(record.value("message", ""), strsignal_name(signal)));
     const long steps = record.at("/counts/steps_done"_json_pointer).get<long>();
     EXPECT_GT(steps, 0);
     EXPECT_TRUE(record.contains("wall_seconds"));
@@ -132,6 +202,31 @@ TEST(Interrupt, SigtermAndSigintEndTheRunCleanlyWithItsLastGoodFrame) {
     EXPECT_TRUE(contains(cli::read_file(out / "frames.pvd"), name));
     EXPECT_TRUE(contains(cli::read_file(out / "simrun.log"), "interrupted"));
   }
+}
+
+TEST(Interrupt, ARunStartedWithSighupIgnoredLikeNohupOutlivesAHangup) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
+  json s = cli::tiny_scene();
+  s["time"]["steps"] = 10000000;
+  s["output"]["every"] = 1000;
+  const Result r = cli::run(
+      {"run", tmp.write("long.json", s).string(), "-o", out.string(), "--quiet", "--threads", "1"},
+      {},
+      [&](pid_t pid) {
+        for (int i = 0; i < 3000; ++i) {  // at most 60 s for the set-up
+          std::error_code ec;
+          if (fs::exists(out / "energy.csv", ec) && fs::file_size(out / "energy.csv", ec) > 2000)
+            break;
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        ::kill(pid, SIGHUP);  // the terminal closes: nohup's run goes on
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        ::kill(pid, SIGTERM);
+      },
+      [] { std::signal(SIGHUP, SIG_IGN); });
+  EXPECT_EQ(r.code, 128 + SIGTERM) << r.describe();
+  EXPECT_TRUE(contains(cli::read_json(out / "run.json").value("message", ""), "SIGTERM"));
 }
 
 /// Whether the process has a handler for SIGABRT (bit 6 of /proc/PID/status SigCgt): METIS (in
