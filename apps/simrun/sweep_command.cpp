@@ -116,6 +116,18 @@ Plan make_plan(const SweepOptions& options) {
   return plan;
 }
 
+/// Whether a point goes on from its checkpoint instead of starting over: its run was interrupted
+/// (Ctrl-C, a scheduler's SIGTERM, --time-limit), left checkpoint/state.bin, and ran the scene the
+/// sweep gives now. A point that hits a Slurm --time at every try still gets to its end.
+bool resumes_from_checkpoint(const Plan& plan, const SweepPoint& point) {
+  const fs::path dir = point_dir(plan, point);
+  const auto record = read_json(dir / "run.json");
+  std::error_code ec;
+  return record && record->value("status", "") == "interrupted" &&
+         fs::is_regular_file(dir / "checkpoint" / "state.bin", ec) && record->contains("scene") &&
+         record->at("scene") == plan.scenes[point.index];
+}
+
 /// Fills plan.threads, plan.parallel and the command lines for `to_run` points at once.
 void plan_commands(Plan& plan, const SweepOptions& options, int to_run) {
   if (options.slurm) {
@@ -129,22 +141,27 @@ void plan_commands(Plan& plan, const SweepOptions& options, int to_run) {
   const fs::path exe = own_binary();
   plan.argvs.clear();
   for (const auto& point : plan.sweep.points) {
-    std::vector<std::string> argv = {exe.string(), "run", plan.sweep.base_scene.string()};
-    for (const auto& o : plan.sweep.overrides(point)) {
-      argv.push_back("--set");
-      argv.push_back(o);
+    const bool resume = resumes_from_checkpoint(plan, point);
+    std::vector<std::string> argv = {exe.string()};
+    if (resume) {
+      argv.insert(argv.end(), {"resume", point_dir(plan, point).string()});
+    } else {
+      argv.insert(argv.end(), {"run", plan.sweep.base_scene.string()});
+      for (const auto& o : plan.sweep.overrides(point)) {
+        argv.push_back("--set");
+        argv.push_back(o);
+      }
+      argv.insert(argv.end(), {"-o", point_dir(plan, point).string()});
     }
-    for (const auto& a :
-         {std::string("-o"), point_dir(plan, point).string(), std::string("--quiet"),
-          std::string("--threads"), std::to_string(plan.threads)})
-      argv.push_back(a);
+    argv.insert(argv.end(), {"--quiet", "--threads", std::to_string(plan.threads)});
     if (!options.time_limit.empty()) {
       argv.push_back("--time-limit");
       argv.push_back(options.time_limit);
     }
-    // The sweep owns its point folders: a point run again (it diverged or was interrupted, maybe
-    // under an older base scene) replaces its old outputs, which `run` may refuse without it.
-    argv.push_back("--force");
+    // The sweep owns its point folders: a point run again (it diverged or failed, or was
+    // interrupted under an older base scene) replaces its old outputs, which `run` may refuse
+    // without it.
+    if (!resume) argv.push_back("--force");
     plan.argvs.push_back(std::move(argv));
   }
 }
@@ -374,10 +391,13 @@ int run_locally(const Plan& plan, const std::vector<int>& indices) {
   fs::create_directories(plan.out / "logs");
   std::vector<LocalJob> jobs;
   for (int i : indices) jobs.push_back({i, plan.argvs[i], local_log(plan, plan.sweep.points[i])});
+  const auto resumed = std::count_if(indices.begin(), indices.end(),
+                                     [&](int i) { return plan.argvs[i].at(1) == "resume"; });
   std::cerr << "sweep: " << plan.sweep.points.size() << " point(s), "
             << plan.sweep.points.size() - indices.size() << " finished earlier, " << indices.size()
-            << " to run, " << plan.parallel << " at a time with " << plan.threads
-            << " thread(s) each\n";
+            << " to run"
+            << (resumed ? " (" + std::to_string(resumed) + " from their checkpoints)" : "") << ", "
+            << plan.parallel << " at a time with " << plan.threads << " thread(s) each\n";
   std::map<int, LocalExit> exits;
   int done = 0;
   const bool completed = run_jobs_locally(jobs, plan.parallel, [&](const LocalExit& exit) {

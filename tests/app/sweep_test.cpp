@@ -474,6 +474,38 @@ TEST(SweepRun, CollectRewritesSummaryWithErrorMetricsAndWithoutFrames) {
   EXPECT_EQ(rows[1].at("status"), "finished");
 }
 
+TEST(SweepRun, AnInterruptedPointGoesOnFromItsCheckpoint) {
+  // A point stopped by --time-limit (as a Slurm --time would stop it) resumes from the checkpoint
+  // it wrote, instead of starting over: the second sweep finishes it, and its energy.csv equals
+  // a straight run's.
+  TempDir tmp;
+  json base = cli::tiny_scene();
+  base["objects"][0]["mesh"]["box"]["cells"] = {20, 4, 4};
+  base["time"] = {{"dt", 0.001}, {"steps", 12000}};  // ~3 s
+  base["output"] = {{"every", 4000}};
+  const auto sweep = write_sweep(
+      tmp, R"({"scene": "base.json", "parameters": {"/objects/0/material/E": [1e5]}})", base);
+  const fs::path out = tmp / "out";
+  const Result first = cli::run(
+      {"sweep", sweep.string(), "-o", out.string(), "--threads", "1", "--time-limit", "1s"});
+  ASSERT_EQ(read_summary(out / "summary.csv").at(0).at("status"), "interrupted")
+      << first.describe();
+  const Result second = cli::run({"sweep", sweep.string(), "-o", out.string(), "--threads", "1"});
+  EXPECT_EQ(second.code, 0) << second.describe();
+  EXPECT_NE(second.err.find("1 to run (1 from their checkpoints)"), std::string::npos)
+      << second.err;
+  const fs::path point = out / "E=1e5";
+  const json record = cli::read_json(point / "run.json");
+  EXPECT_EQ(record.at("status"), "finished");
+  ASSERT_TRUE(record.contains("resumes")) << record.dump(2);
+  EXPECT_GT(record["resumes"][0].at("from_step").get<long>(), 0);
+
+  const Result straight = cli::run({"run", (tmp / "base.json").string(), "-o",
+                                    (tmp / "straight").string(), "--quiet", "--threads", "1"});
+  ASSERT_EQ(straight.code, 0) << straight.describe();
+  EXPECT_EQ(cli::read_file(point / "energy.csv"), cli::read_file(tmp / "straight" / "energy.csv"));
+}
+
 TEST(SweepRun, CtrlCStopsTheRunsAndLeavesNoChild) {
   TempDir tmp;
   json base = cli::tiny_scene();
