@@ -136,8 +136,9 @@ void ProgressReporter::finish(std::string_view status) {
   }
   char seconds[32];
   std::snprintf(seconds, sizeof(seconds), "%.2f", m_now - m_start);
-  m_out << status << ": " << m_step << '/' << m_total << " steps, " << seconds << " s stepping ("
-        << (m_rate > 0.0 ? format_rate(m_rate) : "--") << " steps/s)\n";
+  m_out << status << ": " << m_step << '/' << m_total << " steps, " << seconds
+        << " s stepping and writing (" << (m_rate > 0.0 ? format_rate(m_rate) : "--")
+        << " steps/s)\n";
   m_out.flush();
   m_finished = true;
 }

@@ -28,7 +28,13 @@ VecX read_scalar_field(const std::filesystem::path& path, int expected_count) {
     char* end = nullptr;
     errno = 0;
     const double value = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(value))
+    // Decimal numbers only: strtod also reads hexadecimal ("0x10" is 16) and "inf"/"nan".
+    // Underflow (1e-320) reads as the tiny number it is; overflow (1e400) is refused.
+    const std::size_t digits = token.find_first_not_of("+-");
+    const bool hexadecimal = digits != std::string::npos && token.size() > digits + 1 &&
+                             token[digits] == '0' && (token[digits + 1] | 0x20) == 'x';
+    if (end != token.c_str() + token.size() || hexadecimal || !std::isfinite(value) ||
+        (errno == ERANGE && std::abs(value) > 1.0))
       in.fail("expected a number, found '" + token + "'");
     values.push_back(value);
   }

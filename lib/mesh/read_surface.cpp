@@ -137,6 +137,28 @@ SurfaceMesh read_off(const std::filesystem::path& path) {
   return assemble(x, faces);
 }
 
+namespace {
+
+/// Whether an OBJ face corner "v", "v/vt", "v//vn" or "v/vt/vn" has integer texture and normal
+/// references after its vertex (the vertex index itself is checked where it is read).
+bool obj_corner_references_are_integers(const std::string& corner) {
+  std::size_t parts = 1;
+  for (std::size_t start = corner.find('/'); start != std::string::npos;) {
+    if (++parts > 3) return false;
+    const std::size_t end = corner.find('/', start + 1);
+    const std::string part =
+        corner.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+    const std::size_t digits = part.empty() ? 0 : (part[0] == '-' ? 1 : 0);
+    if (!part.empty() && (part.size() == digits ||
+                          part.find_first_not_of("0123456789", digits) != std::string::npos))
+      return false;
+    start = end;
+  }
+  return true;
+}
+
+}  // namespace
+
 SurfaceMesh read_obj(const std::filesystem::path& path) {
   TextReader in(path);
   std::vector<Vec3> x;
@@ -152,6 +174,8 @@ SurfaceMesh read_obj(const std::filesystem::path& path) {
         in.fail("expected a face with at least 3 vertices, found " + str(t.size() - 1));
       std::vector<int> p;
       for (std::size_t c = 1; c < t.size(); ++c) {
+        if (!obj_corner_references_are_integers(t[c]))
+          in.fail("expected a face corner 'v', 'v/vt', 'v//vn' or 'v/vt/vn', found '" + t[c] + "'");
         long v = in.to_long(t[c].substr(0, t[c].find('/')), "a vertex index");
         const long n = static_cast<long>(x.size());
         if (v < 0) v += n + 1;  // relative: -1 is the last vertex so far

@@ -87,10 +87,12 @@ VecX read_youngs_file(const std::filesystem::path& file, int n_tets, const std::
   } catch (const InputError& e) {
     throw InputError(where + ": " + e.what());
   }
+  // Values are one per element, in element order, so element e is the file's value e + 1.
   for (int e = 0; e < n_tets; ++e)
-    require(youngs[e] > 0.0, where + ": element " + std::to_string(e) +
-                                 ": expected a positive Young's modulus, found " +
-                                 std::to_string(youngs[e]));
+    require(youngs[e] > 0.0, where + ": " + file.string() + ": value " + std::to_string(e + 1) +
+                                 " (element " + std::to_string(e) +
+                                 "): expected a positive Young's modulus, found " +
+                                 short_number(youngs[e], 6));
   return youngs;
 }
 

@@ -46,7 +46,15 @@ json load_normalized_scene(const fs::path& file, const std::vector<std::string>&
   json scene = read_scene_with_extends(absolute);
 
   std::vector<SceneOverride> overrides;
-  for (const auto& text : override_texts) overrides.push_back(parse_override(text));
+  for (const auto& text : override_texts) {
+    overrides.push_back(parse_override(text));
+    // The base scene is read before any override applies: an override of it would be ignored.
+    const std::string& pointer = overrides.back().pointer;
+    if (pointer == "/extends" || pointer.rfind("/extends/", 0) == 0)
+      throw InputError("--set " + overrides.back().pointer +
+                       ": \"extends\" is read before the overrides; name the base scene in " +
+                       file.string() + " instead");
+  }
   if (!overrides.empty()) {
     // Fill defaults first so that `--set /integrator/type=be` works when the scene has no
     // "integrator" section; problems are reported by the validation after the overrides.

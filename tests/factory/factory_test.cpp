@@ -126,7 +126,8 @@ TEST_F(FactoryTest, ElementFieldErrorsNameFileLineAndCounts) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"short.txt", "expected 2 values (one per element), found 1"},
       {"bad.txt", "bad.txt:2: expected a number, found 'abc'"},
-      {"negative.txt", "element 1: expected a positive Young's modulus"},
+      {"negative.txt",
+       "negative.txt: value 2 (element 1): expected a positive Young's modulus, found -1"},
       {"missing.txt", "missing.txt"}};
   for (const auto& [file, expected] : cases) {
     // A missing file is caught while parsing (path checks), the others when the model is built.

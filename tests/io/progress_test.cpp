@@ -55,7 +55,9 @@ TEST(ProgressReporter, PlainModePrintsAboutEveryFivePercentPlusAFinalLine) {
   EXPECT_NE(lines[0].find("ETA 0:00:04"), std::string::npos) << lines[0];
   EXPECT_NE(lines[19].find("100%"), std::string::npos) << lines[19];
   EXPECT_NE(lines[19].find("ETA 0:00:00"), std::string::npos) << lines[19];
-  EXPECT_EQ(lines[20].rfind("finished: 1000/1000 steps, 4.00 s stepping (250 steps/s)", 0), 0u)
+  EXPECT_EQ(
+      lines[20].rfind("finished: 1000/1000 steps, 4.00 s stepping and writing (250 steps/s)", 0),
+      0u)
       << lines[20];
 }
 

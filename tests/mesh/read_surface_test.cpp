@@ -1,6 +1,10 @@
 #include "mesh/read_surface.hpp"
 
+#include <unistd.h>
+
 #include <Eigen/Geometry>
+#include <filesystem>
+#include <fstream>
 
 #include "mesh/surface_check.hpp"
 #include "mesh_test_util.hpp"
@@ -62,6 +66,24 @@ TEST(ReadSurface, BadOffIndexNamesLine) {
   const std::string msg = input_error_message([] { read_off(mesh_data("truncated.node")); });
   EXPECT_NE(msg.find("truncated.node:2"), std::string::npos) << msg;
   EXPECT_NE(msg.find("'OFF'"), std::string::npos) << msg;
+}
+
+TEST(ReadSurface, ObjFaceCornersWithNonIntegerReferencesAreRefusedNamingTheLine) {
+  // "4/1/x" read as vertex 4: everything after the first '/' was ignored.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("simrun_obj_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string vertices = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
+  std::ofstream(dir / "bad.obj") << vertices << "f 1 3 2\nf 2 3 4/1/x\n";
+  const std::string msg = input_error_message([&] { read_obj(dir / "bad.obj"); });
+  EXPECT_NE(msg.find("bad.obj:6: expected a face corner"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'4/1/x'"), std::string::npos) << msg;
+  // The valid forms are read (as a closed tetrahedron).
+  std::ofstream(dir / "good.obj")
+      << vertices << "vt 0 0\nvn 0 0 1\n"
+      << "f 1 3 2\nf 1/1 2/1 4/1\nf 2//1 3//1 4//1\nf 1/1/1 4/1/1 3/-1/-1\n";
+  EXPECT_EQ(read_obj(dir / "good.obj").faces.rows(), 4);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -174,6 +174,15 @@ TEST(ParserRobustness, ElementFieldReadsAreBoundedAndChecked) {
   const auto many = dir.write("many.txt", "1\n2\n3\n4\n5\n");
   EXPECT_TRUE(contains(input_error_of([&] { read_scalar_field(many, 3); }),
                        "many.txt:4: expected 3 values (one per element), found more"));
+  // strtod reads hexadecimal: "0x10" was 16 Pa. A subnormal value is a number (too small to be
+  // a modulus, which the E > 0 check does not judge); an overflowing one is not.
+  const auto hex = dir.write("hex.txt", "1e5\n-0X10\n2e5\n");
+  EXPECT_TRUE(contains(input_error_of([&] { read_scalar_field(hex, 3); }),
+                       "hex.txt:2: expected a number, found '-0X10'"));
+  EXPECT_EQ(read_scalar_field(dir.write("tiny.txt", "1e5 1e-320 2e5"), 3)[1], 1e-320);
+  EXPECT_TRUE(
+      contains(input_error_of([&] { read_scalar_field(dir.write("o.txt", "1 1e400 2"), 3); }),
+               "expected a number, found '1e400'"));
 }
 
 }  // namespace

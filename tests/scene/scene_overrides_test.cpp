@@ -89,6 +89,11 @@ TEST(SceneOverrides, BadPointersAndValuesAreReported) {
   EXPECT_NE(word.find("/objects/0/material/E: expected number, found string \"abc\""),
             std::string::npos)
       << word;
+  // "extends" is read before the overrides: setting it would be silently ignored.
+  const std::string extends = error("/extends=/nonexistent.json");
+  EXPECT_NE(extends.find("--set /extends: \"extends\" is read before the overrides"),
+            std::string::npos)
+      << extends;
 }
 
 }  // namespace
