@@ -25,7 +25,6 @@ usage: scripts/figures/chen_cape.py [--simrun PATH] [--out DIR] [--quick]
 import argparse
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -40,15 +39,14 @@ DRIVEN, FREE = (0.5, 2.5), (2.5, 5.0)
 METHODS = [("ere", "ERE"), ("si", "SI"), ("be", "BE"), ("im", "IM")]
 
 
-def run(simrun, work, method, div=1):
-    out = os.path.join(work, f"{method}_{div}")
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}", "--set", f"/time/dt={H / div!r}",
-           "--set", f"/time/steps={STEPS * div}"]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{method} at h/{div} failed: {proc.stdout.strip()}")
-    return sweep_runs.read_rows(os.path.join(out, "energy.csv"))
+def run_all(simrun, work, quick):
+    """The four integrators at h (and IM at h/8 unless quick) as one `simrun sweep`; energy.csv
+    rows per run label."""
+    points = [(m, {"/integrator/type": m, "/time/dt": H, "/time/steps": STEPS}) for m, _ in METHODS]
+    if not quick:
+        points.append(("im_ref", {"/integrator/type": "im", "/time/dt": H / 8, "/time/steps": STEPS * 8}))
+    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "cape", fixed={"/output/frames": []})
+    return {label: sweep_runs.read_rows(os.path.join(runs[label]["dir"], "energy.csv")) for label, _ in points}
 
 
 def window_mean(rows, window, key="kinetic"):
@@ -65,9 +63,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
-        runs = {m: run(args.simrun, work, m) for m, _ in METHODS}
-        if not args.quick:
-            runs["im_ref"] = run(args.simrun, work, "im", 8)
+        runs = run_all(args.simrun, work, args.quick)
     labels = dict(METHODS, im_ref="IM h/8 (reference)")
     ref = runs.get("im_ref", runs["im"])
     print(f"cape, 11 x 11 particles, K_l = 50 N/m, h = 1/60, {STEPS} steps; kinetic energy means [J] "
