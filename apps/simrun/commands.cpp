@@ -23,6 +23,7 @@
 #include "scene/coarsening_files.hpp"
 #include "scene/factory.hpp"
 #include "scene/integrator_setting_use.hpp"
+#include "scene/memory_estimate.hpp"
 #include "scene/object_coarsening.hpp"
 #include "scene/parse_scene.hpp"
 #include "sim/checkpoint.hpp"
@@ -388,6 +389,18 @@ int modes_command(const CommonOptions& options, int count, bool write_shapes) {
   require(count <= built.model->num_free(), "modes: -n " + std::to_string(count) + " exceeds the " +
                                                 std::to_string(built.model->num_free()) +
                                                 " free DOFs of the scene");
+  {
+    // Spectra's Lanczos keeps an n x ncv basis and dense ncv x ncv work matrices (ncv = 2 count
+    // + 1, eigen_solver.cpp): with thousands of modes those, not the mesh, fill the memory.
+    const double n = built.model->num_free();
+    const double ncv = std::min(n, std::max(2.0 * count + 1.0, 20.0));
+    const double bytes = 8.0 * (n * ncv + 4.0 * ncv * ncv);
+    const double available = available_memory_bytes();
+    require(available <= 0.0 || bytes <= available,
+            "modes: -n " + std::to_string(count) + " needs about " + format_bytes(bytes) +
+                " for the eigensolver's Krylov basis and work matrices, but " +
+                format_bytes(available) + " are available; ask for fewer modes");
+  }
   GeneralizedEigenSolver eigensolver(make_cholmod_solver);  // shift-invert: exact solves
   const GeneralizedEigenResult modes = rest_modes(*built.model, count, eigensolver);
   if (modes.status != Status::kSuccess) {
