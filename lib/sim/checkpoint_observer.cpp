@@ -21,7 +21,6 @@ CheckpointObserver::CheckpointObserver(std::filesystem::path file, long every_st
     : m_file(std::move(file)), m_every_steps(every_steps), m_every_seconds(every_seconds) {}
 
 void CheckpointObserver::begin(const Simulation&, const StepRecord& initial) {
-  std::filesystem::create_directories(m_file.parent_path());
   m_last_wall = wall_seconds();
   m_last_step = initial.step;
 }
@@ -37,6 +36,8 @@ void CheckpointObserver::finish(const Simulation& simulation, RunResult& result)
 }
 
 void CheckpointObserver::write(const Simulation& simulation) {
+  // Made with the first checkpoint: a run that writes none leaves no empty folder.
+  std::filesystem::create_directories(m_file.parent_path());
   const Checkpoint checkpoint = simulation.checkpoint();
   write_checkpoint(m_file, checkpoint);
   m_last_wall = wall_seconds();

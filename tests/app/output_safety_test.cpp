@@ -51,6 +51,7 @@ TEST(OutputFolder, ReplacesItsOwnPreviousRunOfTheSameSceneWithoutStaleFiles) {
   const fs::path out = tmp / "out";
   ASSERT_EQ(run_tiny(tmp, out, {"--set", "/output/surface=true"}).code, 0);
   EXPECT_EQ(cli::count_files(out / "frames", ".vtu"), 4);
+  EXPECT_FALSE(fs::exists(out / "checkpoint"));  // none asked for, none written: no empty folder
   // Same scene again, fewer steps, no surface: nothing of the first run survives.
   const Result again = run_tiny(tmp, out, {"--steps", "1"});
   ASSERT_EQ(again.code, 0) << again.describe();
