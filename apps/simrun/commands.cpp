@@ -331,6 +331,17 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
               record["scene"].is_object(),
           record_file.string() + ": not a simrun run record");
   const Checkpoint checkpoint = read_checkpoint(out / "checkpoint" / "state.bin");
+  // A finished run has nothing to continue unless asked for more steps: going on from its last
+  // checkpoint would redo (and rewrite) the steps after it.
+  if (record.value("status", "") == "finished") {
+    const long done = record.contains("counts") && record["counts"].contains("steps_done") &&
+                              record["counts"]["steps_done"].is_number_integer()
+                          ? record["counts"]["steps_done"].get<long>()
+                          : -1;
+    require(total_steps > done && done >= 0,
+            out.string() + ": the run already finished (" + std::to_string(done) +
+                " steps); pass --steps N with N > " + std::to_string(done) + " to go on");
+  }
 
   // The run's own normalized scene (absolute paths, defaults filled), in the folder it is in now.
   nlohmann::json scene_json = record["scene"];

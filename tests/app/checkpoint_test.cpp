@@ -283,6 +283,18 @@ TEST(Checkpoint, ResumeErrorsNameTheFolderAndWhatToDo) {
   const Result done = cli::run({"resume", out.string()});
   EXPECT_EQ(done.code, 1) << done.describe();
   EXPECT_TRUE(done.err.find("--steps") != std::string::npos) << done.err;
+  // ... also when its last checkpoint is before its end (step 9 of 10): resuming used to redo
+  // and rewrite step 10.
+  const fs::path late = tmp / "late";
+  ASSERT_EQ(cli::run({"run", scene.string(), "-o", late.string(), "--quiet", "--steps", "10",
+                      "--checkpoint-every", "3"})
+                .code,
+            0);
+  const std::string energy = cli::read_file(late / "energy.csv");
+  const Result redo = cli::run({"resume", late.string()});
+  EXPECT_EQ(redo.code, 1) << redo.describe();
+  EXPECT_NE(redo.err.find("already finished (10 steps)"), std::string::npos) << redo.err;
+  EXPECT_EQ(cli::read_file(late / "energy.csv"), energy);
   // A scene edited in run.json so that the checkpoint no longer fits: the error names the
   // checkpoint, and run.json is left as it was (the outputs are intact).
   json record = cli::read_json(out / "run.json");
