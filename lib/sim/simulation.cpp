@@ -124,8 +124,9 @@ bool Simulation::step() {
     const std::string detail = systems[k]->integrator().failure_detail();
     if (status == Status::kNumericalIssue && detail.empty()) {
       // A value of the step became NaN or Inf (or its system singular): the run blew up.
-      why += " produced non-finite values (numerical_issue): the step is past what this "
-             "integrator keeps stable; a smaller dt or an implicit integrator may help";
+      why +=
+          " produced non-finite values (numerical_issue): the step is past what this "
+          "integrator keeps stable; a smaller dt or an implicit integrator may help";
       stop("diverged", step, why);
       return false;
     }
