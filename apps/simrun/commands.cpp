@@ -1,5 +1,7 @@
 #include "commands.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -102,11 +104,40 @@ void print_notes(const CommonOptions& options, const std::vector<std::string>& n
 
 }  // namespace
 
+namespace {
+
+/// The scene's file, absolute ("" when it is not a regular file): two scenes of one name (x.json
+/// in two folders) are two scenes to the output folder's checks.
+std::string absolute_scene_file(const CommonOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(options.scene, ec)) return {};
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(options.scene), ec).string();
+}
+
+}  // namespace
+
 int validate_command(const CommonOptions& options) {
   const SceneConfig scene = load(options);
-  // Everything `run` checks before its first step: meshes read, materials, integrator, sizes.
+  // Everything `run` checks before its first step: meshes read, materials, integrator, sizes,
+  // and the output folder, without touching it: one that cannot be made is an error, one that
+  // `run` refuses without --force a warning (validate cannot know whether the run will pass it).
   std::vector<std::string> notes;
+  std::filesystem::path existing = scene.output.dir;
+  std::error_code ec;
+  while (!existing.empty() && existing != existing.parent_path() &&
+         !std::filesystem::exists(existing, ec))
+    existing = existing.parent_path();
+  require(std::filesystem::is_directory(existing, ec) && ::access(existing.c_str(), W_OK) == 0,
+          "output folder " + scene.output.dir.string() + ": cannot create it (" +
+              existing.string() + " is not a writable folder); choose another with /output/dir");
+  std::string folder_warning;
+  try {
+    check_output_folder(scene.output.dir, scene.name, absolute_scene_file(options), false);
+  } catch (const InputError& e) {
+    folder_warning = std::string("warning: ") + e.what() + " (`run` refuses it without --force)";
+  }
   build_simulation(scene, &notes);
+  if (!folder_warning.empty()) notes.push_back(folder_warning);
   for (const std::string& note : unused_integrator_settings(scene.normalized))
     notes.push_back(note);
   print_notes(options, notes);
@@ -270,13 +301,7 @@ int run_command(const CommonOptions& options, int steps_override) {
   const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;
   apply_threads(options, threads, notes, /*for_run=*/true);
-  // The scene's file, absolute: two scenes of one name (x.json in two folders) are two scenes.
-  std::error_code no_file;
-  const std::string scene_file =
-      std::filesystem::is_regular_file(options.scene, no_file)
-          ? std::filesystem::weakly_canonical(std::filesystem::absolute(options.scene), no_file)
-                .string()
-          : std::string();
+  const std::string scene_file = absolute_scene_file(options);
   check_output_folder(scene.output.dir, scene.name, scene_file, options.force);
   // Everything that can reject the input happens before the output folder is touched.
   std::vector<std::string> model_notes;

@@ -138,6 +138,24 @@ TEST(OutputFolder, AnUnwritablePathIsBadInput) {
   }
 }
 
+TEST(Validate, ChecksTheOutputFolderAsRunWouldWithoutTouchingIt) {
+  TempDir tmp;
+  tmp.write("file", std::string("not a folder"));
+  json s = cli::tiny_scene();
+  s["output"]["dir"] = (tmp / "file" / "out").string();
+  const Result uncreatable = cli::run({"validate", tmp.write("a.json", s).string()});
+  EXPECT_EQ(uncreatable.code, 1) << uncreatable.describe();
+  EXPECT_TRUE(contains(uncreatable.err, "cannot create it")) << uncreatable.err;
+  // A folder `run` refuses without --force: a warning, since the run may pass --force.
+  tmp.write("mine/thesis.tex", std::string("precious"));
+  s["output"]["dir"] = (tmp / "mine").string();
+  const Result foreign = cli::run({"validate", tmp.write("b.json", s).string()});
+  EXPECT_EQ(foreign.code, 0) << foreign.describe();
+  EXPECT_TRUE(contains(foreign.err, "warning: output folder")) << foreign.err;
+  EXPECT_TRUE(contains(foreign.err, "without --force")) << foreign.err;
+  EXPECT_FALSE(fs::exists(tmp / "mine" / "run.json"));
+}
+
 TEST(OutputFolder, ModesIntoAFolderARunIsWritingIsRefused) {
   TempDir tmp;
   const fs::path out = tmp / "out";
