@@ -403,9 +403,14 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   const nlohmann::json record_before = record;  // run.json again if the checkpoint does not fit
   record["status"] = "running";
   record["scene"] = scene.normalized;
-  record["resumes"].push_back({{"command_line", options.command_line},
-                               {"from_step", checkpoint.step},
-                               {"threads", thread_count()}});
+  // wall_seconds will be this segment's; the segment before keeps its own here, so the whole
+  // run's time is the sum over the resumes' previous_wall_seconds and the final wall_seconds.
+  nlohmann::json resume_entry = {{"command_line", options.command_line},
+                                 {"from_step", checkpoint.step},
+                                 {"threads", thread_count()}};
+  if (record_before.contains("wall_seconds"))
+    resume_entry["previous_wall_seconds"] = record_before["wall_seconds"];
+  record["resumes"].push_back(resume_entry);
   write_run_record(out, record);
   std::ofstream log(out / "simrun.log", std::ios::app);
   log << options.command_line << "\n";

@@ -99,6 +99,8 @@ TEST(Checkpoint, FiftyPlusResumedFiftyStepsEqualAHundredBitForBit) {
     EXPECT_EQ(record.at("status"), "finished");
     EXPECT_EQ(record.at("/counts/steps_done"_json_pointer), 100);
     EXPECT_EQ(record.at("resumes").at(0).at("from_step"), 50);
+    // The first segment's times are kept: wall_seconds is only the resumed segment's.
+    EXPECT_GT(record.at("resumes").at(0).at("/previous_wall_seconds/total"_json_pointer), 0.0);
   }
 }
 
