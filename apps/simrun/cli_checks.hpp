@@ -2,6 +2,7 @@
 /// Option checks shared by the subcommands, with messages a person can read.
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -9,12 +10,16 @@ namespace simrun::app {
 
 /// A whole number of at least `minimum` (CLI11's PositiveNumber names the largest double, 309
 /// digits, in its message).
-inline CLI::Validator at_least(long minimum) {
+inline CLI::Validator at_least(long minimum, long maximum = std::numeric_limits<int>::max()) {
   return CLI::Validator(
-      [minimum](std::string& text) -> std::string {
+      [minimum, maximum](std::string& text) -> std::string {
         long value = 0;
         const bool whole = CLI::detail::lexical_cast(text, value);
-        if (whole && value >= minimum) return {};
+        if (whole && value >= minimum && value <= maximum) return {};
+        // A number too large for the option's type would reach CLI11's bare "Could not convert".
+        if (whole && value > maximum)
+          return "expected a whole number from " + std::to_string(minimum) + " to " +
+                 std::to_string(maximum) + ", found '" + text + "'";
         return "expected a whole number >= " + std::to_string(minimum) + ", found '" + text + "'";
       },
       "INT>=" + std::to_string(minimum));

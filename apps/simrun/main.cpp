@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <new>
 
 #include "cli_checks.hpp"
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingDirectory);
   resume->add_option("--steps", resume_steps, "Total steps to reach (default: the scene's)")
-      ->check(at_least(1));
+      ->check(at_least(1, std::numeric_limits<long>::max()));
   resume->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
       ->check(at_least(1));
   resume->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");

@@ -332,6 +332,11 @@ TEST(Cli, RangeErrorsAreShort) {
   const Result steps = run_tiny(tmp, tmp / "out", {"--steps", "-1"});
   EXPECT_EQ(steps.code, 1);
   EXPECT_TRUE(contains(steps.err, "--steps")) << steps.err;
+  // Too large for the option: the range, not CLI11's "Could not convert".
+  const Result huge = run_tiny(tmp, tmp / "out", {"--steps", "2000000000000"});
+  EXPECT_EQ(huge.code, 1);
+  EXPECT_TRUE(contains(huge.err, "--steps: expected a whole number from 0 to 2147483647"))
+      << huge.err;
   const Result jobs =
       cli::run({"sweep", (cli::kSourceDir / "scenes/sweeps/quickstart_refinement.json").string(),
                 "-o", (tmp / "sweep").string(), "-j", "0"});
