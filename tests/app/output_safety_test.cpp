@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "app/cli.hpp"
@@ -156,21 +157,47 @@ TEST(Validate, ChecksTheOutputFolderAsRunWouldWithoutTouchingIt) {
   EXPECT_FALSE(fs::exists(tmp / "mine" / "run.json"));
 }
 
-TEST(OutputFolder, ModesIntoAFolderARunIsWritingIsRefused) {
-  TempDir tmp;
-  const fs::path out = tmp / "out";
+/// tiny_scene for hours (10^7 steps), a frame every 1000: runs until a test stops it.
+json endless_scene() {
   json s = cli::tiny_scene();
   s["time"]["steps"] = 10000000;
   s["output"]["every"] = 1000;
-  const fs::path scene = tmp.write("long.json", s);
+  return s;
+}
+
+/// Waits (at most 60 s, for the set-up) until the run into `out` has written a few energy rows.
+void wait_until_stepping(const fs::path& out) {
+  for (int i = 0; i < 3000; ++i) {
+    std::error_code ec;
+    if (fs::exists(out / "energy.csv", ec) && fs::file_size(out / "energy.csv", ec) > 2000) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+/// Runs endless_scene into `out`: `during` gets the pid once it is stepping; `in_child` as
+/// cli::run's.
+Result run_endless(const TempDir& tmp, const fs::path& out,
+                   const std::function<void(pid_t)>& during,
+                   const std::function<void()>& in_child = {}) {
+  return cli::run(
+      {"run", tmp.write("long.json", endless_scene()).string(), "-o", out.string(), "--quiet",
+       "--threads", "1"},
+      {},
+      [&](pid_t pid) {
+        wait_until_stepping(out);
+        during(pid);
+      },
+      in_child);
+}
+
+TEST(OutputFolder, ModesIntoAFolderARunIsWritingIsRefused) {
+  TempDir tmp;
+  const fs::path out = tmp / "out";
   Result modes;
-  const Result run = cli::run(
-      {"run", scene.string(), "-o", out.string(), "--quiet", "--threads", "1"}, {}, [&](pid_t pid) {
-        for (int i = 0; i < 3000 && !fs::exists(out / "energy.csv"); ++i)
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        modes = cli::run({"modes", scene.string(), "-n", "2", "-o", out.string()});
-        ::kill(pid, SIGINT);
-      });
+  const Result run = run_endless(tmp, out, [&](pid_t pid) {
+    modes = cli::run({"modes", (tmp / "long.json").string(), "-n", "2", "-o", out.string()});
+    ::kill(pid, SIGINT);
+  });
   EXPECT_EQ(run.code, 128 + SIGINT) << run.describe();
   EXPECT_EQ(modes.code, 1) << modes.describe();
   EXPECT_TRUE(contains(modes.err, "another simrun is writing there")) << modes.err;
@@ -179,20 +206,7 @@ TEST(OutputFolder, ModesIntoAFolderARunIsWritingIsRefused) {
 
 /// Runs a long scene and sends `signal` once it has written a few energy rows.
 Result run_and_interrupt(const TempDir& tmp, const fs::path& out, int signal) {
-  json s = cli::tiny_scene();
-  s["time"]["steps"] = 10000000;
-  s["output"]["every"] = 1000;
-  return cli::run(
-      {"run", tmp.write("long.json", s).string(), "-o", out.string(), "--quiet", "--threads", "1"},
-      {}, [&](pid_t pid) {
-        for (int i = 0; i < 3000; ++i) {  // at most 60 s for the set-up
-          std::error_code ec;
-          if (fs::exists(out / "energy.csv", ec) && fs::file_size(out / "energy.csv", ec) > 2000)
-            break;
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        ::kill(pid, signal);
-      });
+  return run_endless(tmp, out, [signal](pid_t pid) { ::kill(pid, signal); });
 }
 
 const char* strsignal_name(int signal) {
@@ -226,19 +240,9 @@ TEST(Interrupt, SigtermSigintAndSighupEndTheRunCleanlyWithItsLastGoodFrame) {
 TEST(Interrupt, ARunStartedWithSighupIgnoredLikeNohupOutlivesAHangup) {
   TempDir tmp;
   const fs::path out = tmp / "out";
-  json s = cli::tiny_scene();
-  s["time"]["steps"] = 10000000;
-  s["output"]["every"] = 1000;
-  const Result r = cli::run(
-      {"run", tmp.write("long.json", s).string(), "-o", out.string(), "--quiet", "--threads", "1"},
-      {},
-      [&](pid_t pid) {
-        for (int i = 0; i < 3000; ++i) {  // at most 60 s for the set-up
-          std::error_code ec;
-          if (fs::exists(out / "energy.csv", ec) && fs::file_size(out / "energy.csv", ec) > 2000)
-            break;
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+  const Result r = run_endless(
+      tmp, out,
+      [](pid_t pid) {
         ::kill(pid, SIGHUP);  // the terminal closes: nohup's run goes on
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         ::kill(pid, SIGTERM);
