@@ -125,8 +125,9 @@ bool Simulation::step() {
     if (status == Status::kNumericalIssue && detail.empty()) {
       // A value of the step became NaN or Inf (or its system singular): the run blew up.
       why +=
-          " produced non-finite values (numerical_issue): the step is past what this "
-          "integrator keeps stable; a smaller dt or an implicit integrator may help";
+          " produced non-finite values or a singular system (numerical_issue): most often the "
+          "step is past what this integrator keeps stable, and a smaller dt or an implicit "
+          "integrator helps; a model with massless or unconstrained parts fails so too";
       stop("diverged", step, why);
       return false;
     }
