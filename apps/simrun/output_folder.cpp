@@ -93,6 +93,14 @@ std::string refusal(const fs::path& dir, const std::string& scene_name,
   same_scene =
       !previous.name.empty() && previous.name == scene_name &&
       (previous.scene_file.empty() || scene_file.empty() || previous.scene_file == scene_file);
+  // Without a run.json of simrun's, a folder named like one of simrun's (frames, reference, ...)
+  // may be the user's own: even --force does not delete it, nor does simrun write into it.
+  if (previous.name.empty())
+    for (const auto& name : ours)
+      if (fs::is_directory(dir / name, ec))
+        return "output folder " + dir.string() + ": it holds a folder '" + name +
+               "' that simrun would write into, and no simrun run.json says simrun made it; move "
+               "it away or choose another folder with -o";
   if (force || same_scene) return {};
   std::string found;
   if (previous.name.empty())
@@ -162,14 +170,6 @@ OutputFolderLock prepare_output_folder(const fs::path& dir, const std::string& s
   const std::string why =
       refusal(dir, scene_name, scene_file, force, ours, theirs, previous, same_scene);
   if (!why.empty()) throw InputError(why);
-  // Without a run.json of simrun's, a folder named like one of simrun's (frames, reference, ...)
-  // may be the user's own: --force does not delete it, and simrun does not write into it.
-  if (previous.name.empty())
-    for (const auto& name : ours)
-      if (fs::is_directory(dir / name, ec))
-        throw InputError("output folder " + dir.string() + ": it holds a folder '" + name +
-                         "' that simrun would write into, and no simrun run.json says simrun "
-                         "made it; move it away or choose another folder with -o");
   for (const auto& name : ours) {
     fs::remove_all(dir / name, ec);
     if (ec)

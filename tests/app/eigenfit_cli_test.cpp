@@ -217,17 +217,14 @@ TEST(EigenFitCli, MeshesOfDifferentObjectsAreRefused) {
   expect_refused(tmp, "two", two, {"/objects/1/reference", "differ by up to 0.5 m"});
 }
 
-// A 10 x 12 x 10 cm block (1 x 2 x 1 cubes) and a TetGen cone of the same bounding box: 1 of 10
-// modes match, which the paper deems unusable; with all ten ratios given by hand the fine
-// mesh's modes are not used and the run goes on.
-TEST(EigenFitCli, AFailedCompatibilityTestIsRefusedUnlessTheRatiosAreGiven) {
-  TempDir tmp;
+/// One centred box of `cells` cubes of `size` m, EigenFit with 10 modes, its reference a TetGen
+/// mesh of scenes/meshes/`reference_off` (a surface of the same bounding box); linear, SI, 2
+/// steps, no frames.
+json box_with_tetgen_reference(const std::string& name, const json& size, const json& cells,
+                               const std::string& reference_off) {
   json s = json::parse(R"({
-    "name": "cone",
     "time": { "dt": 0.01, "steps": 2 },
     "objects": [ {
-      "mesh": { "box": { "size": [0.1, 0.12, 0.1], "cells": [1, 2, 1] },
-                "transform": { "translate": [-0.05, 0, -0.05] } },
       "reference": { "mesh": { "tetgen": { "quality": 1.5 } } },
       "eigenfit": { "method": "eigenfit", "modes": 10 },
       "material": { "model": "linear", "E": 1e5, "nu": 0.3, "density": 1000 } } ],
@@ -235,8 +232,22 @@ TEST(EigenFitCli, AFailedCompatibilityTestIsRefusedUnlessTheRatiosAreGiven) {
     "integrator": { "type": "si" },
     "output": { "frames": [] }
   })");
-  s["objects"][0]["reference"]["mesh"]["file"] =
-      (cli::kSourceDir / "scenes" / "meshes" / "spike_cone.off").string();
+  s["name"] = name;
+  json& object = s["objects"][0];
+  object["mesh"]["box"] = {{"size", size}, {"cells", cells}};
+  object["mesh"]["transform"]["translate"] = {-0.5 * size[0].get<double>(), 0.0,
+                                              -0.5 * size[2].get<double>()};
+  object["reference"]["mesh"]["file"] =
+      (cli::kSourceDir / "scenes" / "meshes" / reference_off).string();
+  return s;
+}
+
+// A 10 x 12 x 10 cm block (1 x 2 x 1 cubes) and a TetGen cone of the same bounding box: 1 of 10
+// modes match, which the paper deems unusable; with all ten ratios given by hand the fine
+// mesh's modes are not used and the run goes on.
+TEST(EigenFitCli, AFailedCompatibilityTestIsRefusedUnlessTheRatiosAreGiven) {
+  TempDir tmp;
+  json s = box_with_tetgen_reference("cone", {0.1, 0.12, 0.1}, {1, 2, 1}, "spike_cone.off");
   expect_refused(tmp, "cone", s,
                  {"/objects/0/eigenfit", "compatibility test failed", "of 10 modes match",
                   "\"ratios\" by hand"});
@@ -253,21 +264,9 @@ TEST(EigenFitCli, AFailedCompatibilityTestIsRefusedUnlessTheRatiosAreGiven) {
 // which refining one object never gives: a warning names the modes.
 TEST(EigenFitCli, RatiosAboveOneAreAWarning) {
   TempDir tmp;
-  json s = json::parse(R"({
-    "name": "ball",
-    "time": { "dt": 0.01, "steps": 2 },
-    "objects": [ {
-      "mesh": { "box": { "size": [0.2, 0.2, 0.2], "cells": [3, 3, 3] },
-                "transform": { "translate": [-0.1, -0.1, -0.1] } },
-      "reference": { "mesh": { "tetgen": { "quality": 1.5 } } },
-      "eigenfit": { "method": "eigenfit", "modes": 10 },
-      "material": { "model": "linear", "E": 1e5, "nu": 0.3, "density": 1000 } } ],
-    "gravity": [0, 0, 0],
-    "integrator": { "type": "si" },
-    "output": { "frames": [] }
-  })");
-  s["objects"][0]["reference"]["mesh"]["file"] =
-      (cli::kSourceDir / "scenes" / "meshes" / "sphere.off").string();
+  json s = box_with_tetgen_reference("ball", {0.2, 0.2, 0.2}, {3, 3, 3}, "sphere.off");
+  // The cube is centred in y too, like the ball.
+  s["objects"][0]["mesh"]["transform"]["translate"][1] = -0.1;
   const auto scene = tmp.write("ball.json", s);
   const Result r = cli::run({"run", scene.string(), "-o", (tmp / "ball").string(), "--quiet"});
   ASSERT_EQ(r.code, 0) << r.describe();
