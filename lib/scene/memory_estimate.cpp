@@ -51,35 +51,35 @@ double reclaimable_cache(const std::filesystem::path& stat, bool v1) {
   return cache;
 }
 
-/// cgroup v2: the least over the process's cgroup and its ancestors (a batch system puts the
-/// limit on the job's or the slice's cgroup, not the leaf) of memory.max - memory.current +
-/// reclaimable cache. NaN when none sets a limit.
-double cgroup_v2_room(const std::string& relative, const std::filesystem::path& root) {
+/// The files one cgroup version keeps its limit, usage and statistics in.
+struct CgroupFiles {
+  const char* limit;  ///< v2 memory.max ("max": none), v1 memory.limit_in_bytes (~2^63: none)
+  const char* usage;  ///< v2 memory.current, v1 memory.usage_in_bytes
+  bool v1;            ///< v1 names the subtree's cache total_active_file, total_inactive_file
+};
+constexpr CgroupFiles kCgroupV2{"memory.max", "memory.current", false};
+constexpr CgroupFiles kCgroupV1{"memory.limit_in_bytes", "memory.usage_in_bytes", true};
+
+/// The least, over the process's cgroup and its ancestors up to `root` (a batch system puts the
+/// limit on the job's or the slice's cgroup, not the leaf), of limit - usage + reclaimable
+/// cache; NaN when none sets a limit. A container may see its own cgroup as the hierarchy's
+/// root: when the path from /proc/self/cgroup is not there, the root alone is read.
+double cgroup_room_below(const std::string& relative, const std::filesystem::path& root,
+                         const CgroupFiles& files) {
+  std::filesystem::path dir = root.string() + relative;
+  if (!std::filesystem::exists(dir / files.usage)) dir = root;
   double room = std::nan("");
-  for (std::filesystem::path dir = root.string() + relative;; dir = dir.parent_path()) {
-    std::ifstream max_file(dir / "memory.max"), current_file(dir / "memory.current");
-    double max = 0.0, current = 0.0;
-    if (max_file >> max && current_file >> current) {  // "max" (no limit) does not read
-      const double here = max - current + reclaimable_cache(dir / "memory.stat", false);
+  for (;; dir = dir.parent_path()) {
+    std::ifstream limit_file(dir / files.limit), usage_file(dir / files.usage);
+    double limit = 0.0, usage = 0.0;
+    // "max" does not read as a number; v1's "no limit" is PAGE_COUNTER_MAX pages, ~2^63 bytes.
+    if (limit_file >> limit && usage_file >> usage && limit < 0x1p62) {
+      const double here = limit - usage + reclaimable_cache(dir / "memory.stat", files.v1);
       if (std::isnan(room) || here < room) room = here;
     }
     if (dir == root || dir == dir.parent_path()) break;
   }
   return room;
-}
-
-/// cgroup v1's memory controller (older Slurm clusters): memory.stat's hierarchical_memory_limit
-/// (the least limit of the cgroup and its ancestors) - memory.usage_in_bytes + reclaimable
-/// cache. A container may see its own cgroup as the hierarchy's root: the root is read when the
-/// path from /proc/self/cgroup is not there. NaN without a limit (v1 reports ~2^63 then).
-double cgroup_v1_room(const std::string& relative, const std::filesystem::path& root) {
-  std::filesystem::path dir = root.string() + relative;
-  if (!std::filesystem::exists(dir / "memory.stat")) dir = root;
-  const double limit = field((dir / "memory.stat").string().c_str(), "hierarchical_memory_limit");
-  std::ifstream usage_file(dir / "memory.usage_in_bytes");
-  double usage = 0.0;
-  if (std::isnan(limit) || limit >= 0x1p62 || !(usage_file >> usage)) return std::nan("");
-  return limit - usage + reclaimable_cache(dir / "memory.stat", true);
 }
 
 }  // namespace
@@ -104,9 +104,9 @@ double cgroup_room(const std::filesystem::path& self_cgroup, const std::filesyst
     controllers += ',';
     const std::string relative = line.substr(second + 1);
     if (line.compare(0, first, "0") == 0 && controllers == ",,")
-      least(cgroup_v2_room(relative, v2_root));
+      least(cgroup_room_below(relative, v2_root, kCgroupV2));
     else if (controllers.find(",memory,") != std::string::npos)
-      least(cgroup_v1_room(relative, v1_memory_root));
+      least(cgroup_room_below(relative, v1_memory_root, kCgroupV1));
   }
   return room;
 }

@@ -26,8 +26,8 @@ MemoryEstimate estimate_run_memory(double vertices, bool factorizes);
 /// Bytes the run may use: SIMRUN_MEMORY_LIMIT (bytes; for tests and shared machines) when set
 /// (InputError when it is not a positive number), else the least of MemAvailable from
 /// /proc/meminfo, the room left in the process's cgroups (v2: memory.max - memory.current over
-/// the cgroup and its ancestors; v1: hierarchical_memory_limit - memory.usage_in_bytes; both
-/// plus the reclaimable file cache) and under its address-space limit (ulimit -v: RLIMIT_AS -
+/// the cgroup and its ancestors; v1: memory.limit_in_bytes - memory.usage_in_bytes, likewise;
+/// both plus the reclaimable file cache) and under its address-space limit (ulimit -v: RLIMIT_AS -
 /// VmSize); 0 when unknown (then nothing is refused).
 double available_memory_bytes();
 

@@ -1,7 +1,7 @@
 // The room a process's cgroups leave (scene/memory_estimate.hpp), read from fake cgroup trees:
 // v2 (memory.max over the cgroup and its ancestors), v1's memory controller
-// (hierarchical_memory_limit), both at once, no limit, and a container that sees its cgroup as
-// the hierarchy's root. tests/app/memory_cgroup_test.cpp checks a real cgroup.
+// (memory.limit_in_bytes, likewise), both at once, no limit, and a container that sees its cgroup
+// as the hierarchy's root. tests/app/memory_cgroup_test.cpp checks a real cgroup.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -36,19 +36,24 @@ TEST(CgroupRoom, V2TakesTheLeastRoomOverTheCgroupAndItsAncestors) {
   EXPECT_DOUBLE_EQ(room(tree, "0::/slice/job/step\n"), 1e9 - 7e8 + 5e7);
 }
 
-TEST(CgroupRoom, V1ReadsTheHierarchicalLimitLessUsagePlusCache) {
+TEST(CgroupRoom, V1TakesTheLeastRoomOverTheCgroupAndItsAncestorsToo) {
   SceneFolder tree;
-  tree.write("v1/job/memory.stat",
-             "cache 1\ninactive_file 5\nhierarchical_memory_limit 2000000000\n"
-             "total_active_file 10000000\ntotal_inactive_file 40000000\n");
+  // Slurm's v1 layout: the job's cgroup holds the limit and counts every step's usage; the
+  // step's cgroup has no limit (v1 writes ~2^63 then) and uses less.
+  tree.write("v1/job/memory.limit_in_bytes", "2000000000\n");
   tree.write("v1/job/memory.usage_in_bytes", "1500000000\n");
-  EXPECT_DOUBLE_EQ(room(tree, "12:pids:/job\n4:cpu,memory:/job\n1:name=systemd:/job\n"),
+  tree.write("v1/job/memory.stat",
+             "cache 1\ninactive_file 5\ntotal_active_file 10000000\n"
+             "total_inactive_file 40000000\n");
+  tree.write("v1/job/step/memory.limit_in_bytes", "9223372036854771712\n");
+  tree.write("v1/job/step/memory.usage_in_bytes", "300000000\n");
+  EXPECT_DOUBLE_EQ(room(tree, "12:pids:/job/step\n4:cpu,memory:/job/step\n1:name=systemd:/job\n"),
                    2e9 - 1.5e9 + 5e7);
 }
 
 TEST(CgroupRoom, ACgroupWithoutALimitLeavesTheRoomUnknown) {
   SceneFolder tree;
-  tree.write("v1/job/memory.stat", "hierarchical_memory_limit 9223372036854771712\n");
+  tree.write("v1/job/memory.limit_in_bytes", "9223372036854771712\n");
   tree.write("v1/job/memory.usage_in_bytes", "1500000000\n");
   tree.write("v2/job/memory.max", "max\n");
   tree.write("v2/job/memory.current", "1500000000\n");
@@ -58,7 +63,7 @@ TEST(CgroupRoom, ACgroupWithoutALimitLeavesTheRoomUnknown) {
 
 TEST(CgroupRoom, HybridSystemsTakeTheLeastOfV1AndV2) {
   SceneFolder tree;
-  tree.write("v1/job/memory.stat", "hierarchical_memory_limit 3000000000\n");
+  tree.write("v1/job/memory.limit_in_bytes", "3000000000\n");
   tree.write("v1/job/memory.usage_in_bytes", "1000000000\n");
   tree.write("v2/job/memory.max", "1500000000\n");
   tree.write("v2/job/memory.current", "1000000000\n");
@@ -68,7 +73,7 @@ TEST(CgroupRoom, HybridSystemsTakeTheLeastOfV1AndV2) {
 TEST(CgroupRoom, AContainerThatSeesItsCgroupAsTheRootReadsTheRoot) {
   SceneFolder tree;
   // /proc/self/cgroup names the host's path, which the container's mount does not have.
-  tree.write("v1/memory.stat", "hierarchical_memory_limit 4000000000\n");
+  tree.write("v1/memory.limit_in_bytes", "4000000000\n");
   tree.write("v1/memory.usage_in_bytes", "1000000000\n");
   EXPECT_DOUBLE_EQ(room(tree, "4:memory:/docker/0123abcd\n"), 3e9);
 }
