@@ -141,7 +141,7 @@ void FrameWriter::write(int step, double t, const VecX& x, const VecX& v,
     const MatX3 boundary = positions(m_surface_vertices, Eigen::all);
     write_obj(m_dir / "surface" / frame_file_name(step, "obj"), boundary, m_surface_faces);
   }
-  ++m_count;
+  if (m_format.vtu || m_format.surface) ++m_count;  // a run without frames counts none
 }
 
 }  // namespace simrun
