@@ -13,6 +13,7 @@
 #include "io/cache_dir.hpp"
 #include "material/voigt.hpp"
 #include "scene/coarsening_cache.hpp"
+#include "scene/memory_estimate.hpp"
 
 namespace simrun {
 
@@ -73,9 +74,19 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   fine_object.mesh = *object.reference_mesh;
   fine_object.reference_mesh.reset();
   fine_object.coarsening = {};
+  // The fine mesh is built and factorized here, before the run's own memory check: its estimate
+  // comes first (a box's counts before generating it, any mesh's once read).
+  const MeshConfig& fine_mesh = *object.reference_mesh;
+  if (fine_mesh.kind == MeshConfig::Kind::kBox) {
+    const Eigen::Vector3d cells = fine_mesh.box_cells.cast<double>();
+    require_memory(at + "/reference/mesh/box/cells", (cells.array() + 1.0).prod(),
+                   cells.prod() * fine_mesh.box_split, /*factorizes=*/true);
+  }
   std::vector<std::string> fine_notes;
   out.fine = build_object(fine_object, index, scene_file, dt, fine_notes);
   const TetMesh& fine = out.fine.mesh;
+  require_memory(at + "/reference/mesh", fine.num_vertices(), fine.num_tets(),
+                 /*factorizes=*/true);
   const int nq = coarse.mesh.num_tets();
 
   const std::filesystem::path cache_dir = user_cache_dir();

@@ -423,6 +423,34 @@ TEST(Memory, AScenePastTheMachinesMemoryIsRefusedWithTheEstimate) {
   EXPECT_EQ(explicit_run.code, 0) << explicit_run.describe();
 }
 
+/// The reference (fine) meshes of coarsening and EigenFit are built and factorized in the set-up
+/// too: they are estimated before, and refused naming their pointer (before, only the run's own
+/// meshes were, and a large reference died of std::bad_alloc or the kernel's OOM killer).
+TEST(Memory, AReferenceMeshPastTheMachinesMemoryIsRefusedWithTheEstimate) {
+  TempDir tmp;
+  json s = cli::tiny_scene();
+  s["objects"][0]["mesh"]["box"]["cells"] = {8, 2, 2};  // fits 50 MB
+  s["objects"][0]["reference"]["mesh"] = {
+      {"box", {{"size", {1.0, 0.2, 0.2}}, {"cells", {40, 8, 8}}}}};
+  s["objects"][0]["coarsening"]["method"] = "harmonic";
+  const auto coarsened = tmp.write("coarsened.json", s);
+  s["objects"][0].erase("coarsening");
+  s["objects"][0]["eigenfit"] = {{"method", "eigenfit"}, {"modes", 3}};
+  const auto eigenfit = tmp.write("eigenfit.json", s);
+  cli::ScopedEnv limit("SIMRUN_MEMORY_LIMIT", "50e6");  // a 50 MB machine
+  const Result c = cli::run({"run", coarsened.string(), "-o", (tmp / "c").string()});
+  EXPECT_EQ(c.code, 1) << c.describe();
+  EXPECT_TRUE(contains(
+      c.err, coarsened.string() + ": /objects/0/reference/mesh/box/cells: the run needs about"))
+      << c.err;
+  const Result e = cli::run({"run", eigenfit.string(), "-o", (tmp / "e").string()});
+  EXPECT_EQ(e.code, 1) << e.describe();
+  EXPECT_TRUE(contains(e.err, "in the reference meshes")) << e.err;
+  EXPECT_TRUE(contains(e.err, "/objects/0/mesh/box/cells: the run needs about")) << e.err;
+  EXPECT_FALSE(fs::exists(tmp / "c"));
+  EXPECT_FALSE(fs::exists(tmp / "e"));
+}
+
 }  // namespace
 
 namespace {
