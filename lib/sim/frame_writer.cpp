@@ -127,9 +127,19 @@ void FrameWriter::write(int step, double t, const VecX& x, const VecX& v,
     const MatX3 displacement = positions - m_frames.mesh.vertices;
     const MatX3 velocity = as_rows(v);
     VtuFields fields = m_cell_fields;
-    fields.point_vectors = {{"displacement", &displacement}, {"velocity", &velocity}};
+    // ParaView's Warp By Vector warps by the active vectors, or else by the first vector array.
+    // Over rest points that is `displacement`. Over deformed points `displacement` would show
+    // the motion twice, so an all-zero array named for the reason is first and active: the
+    // default warp leaves the deformed mesh as it is (tests/readers/check_frames_paraview.py).
+    if (!m_format.rest_points) {
+      if (m_already_deformed.rows() != positions.rows())
+        m_already_deformed = MatX3::Zero(positions.rows(), 3);
+      fields.point_vectors.emplace_back("already_deformed", &m_already_deformed);
+    }
+    fields.point_vectors.emplace_back("displacement", &displacement);
+    fields.point_vectors.emplace_back("velocity", &velocity);
     for (const auto& [name, values] : extra) fields.point_vectors.emplace_back(name, &values);
-    fields.active_vectors = m_format.rest_points;  // Warp By Vector picks it: only over rest X
+    fields.active_vectors = true;
     fields.time = t;
     const auto file = m_dir / "frames" / frame_file_name(step, "vtu");
     write_vtu(file, m_format.rest_points ? m_frames.mesh.vertices : positions, m_frames.mesh.tets,

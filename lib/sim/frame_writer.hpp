@@ -56,6 +56,7 @@ class FrameWriter {
   std::vector<int> m_surface_vertices;  ///< the vertices the boundary triangles use, ascending
   MatX3i m_surface_faces;               ///< the boundary triangles over m_surface_vertices
   VtuFields m_cell_fields;              ///< the cell arrays above, and the line cells
+  MatX3 m_already_deformed;             ///< zeros: the active vectors over deformed points
   int m_count = 0;
 };
 
