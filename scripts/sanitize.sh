@@ -12,7 +12,9 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# abort_on_error: a finding ends the process by SIGABRT, never by exit 1, which a bad-input test
+# expects from simrun and would take for a pass (UBSan's own exit code is 1).
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 cd "$root/build-asan"
 # Sanitized code runs several times slower: the per-test timeout scales with it.
 ctest --output-on-failure -j "$(nproc)" --timeout 3000 "$@"

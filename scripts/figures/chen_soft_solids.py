@@ -22,6 +22,9 @@ conclusions". The floor is soft on purpose: its flat base lands on ~250 vertices
 full mode also reruns the impact on a floor of 1e4 N/m per vertex to show what a stiffer one
 does (the integrators fail there).
 
+Each experiment's runs are one `simrun sweep` (sweep_runs.py; its sweep files stay in the work
+folder), run one after another on one thread, each capped at 600 s of wall time.
+
 Measured: per run the exit (0, or 2 with the step where it diverged), the stepping time (sum of
 stats.csv wall_s, one thread), ERE's Krylov vectors per step, and the energy: the twisted bar's
 total energy relative to its initial (elastic) energy; the dropping bar's and the bunny's total
@@ -61,24 +64,27 @@ def read_csv(path):
     return sweep_runs.read_rows(path) if os.path.exists(path) else []
 
 
-def run(simrun, scene, out, sets, steps):
-    """One run on one thread; returns exit code, message, energies, stepping seconds, Krylov
-    vectors per step."""
-    cmd = [simrun, "run", scene, "-o", out, "--quiet", "--force", "--threads", "1", "--steps", str(steps),
-           "--set", "/output/frames=[]"]
-    for s in sets:
-        cmd += ["--set", s]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=CAP_S)
-        rc, message = proc.returncode, proc.stdout.strip()
-    except subprocess.TimeoutExpired:
-        rc, message = None, f"> {CAP_S} s (capped)"
-    stats = read_csv(os.path.join(out, "stats.csv"))
-    energy = read_csv(os.path.join(out, "energy.csv"))
-    return {"rc": rc, "message": message.splitlines()[-1] if message else "", "energy": energy,
-            "steps": len(stats), "seconds": sum(r["wall_s"] for r in stats),
+def run_series(args, scene, work, name, points, fixed):
+    """One `simrun sweep` (sweep_runs.run_sweep) of `points`, a list of (label, {pointer: value}),
+    each run on one thread after the other (their stepping seconds are compared), capped at CAP_S
+    of wall time. Returns {label: exit code (0 finished, 2 diverged or failed, None capped),
+    message, energies, steps, stepping seconds, Newton iterations and Krylov vectors per step}."""
+    fixed = {"/output/frames": [], **fixed}
+    runs = sweep_runs.run_sweep(args.simrun, scene, points, work, name, fixed=fixed,
+                                accept=("finished", "diverged", "failed", "interrupted"),
+                                time_limit=CAP_S)
+    results = {}
+    for label, run in runs.items():
+        stats = read_csv(os.path.join(run["dir"], "stats.csv"))
+        energy = read_csv(os.path.join(run["dir"], "energy.csv"))
+        capped = sweep_runs.capped(run)
+        rc = 0 if run["status"] == "finished" else None if capped else 2
+        results[label] = {
+            "rc": rc, "message": f"> {CAP_S} s (capped)" if capped else run["message"],
+            "energy": energy, "steps": len(stats), "seconds": sum(r["wall_s"] for r in stats),
             "krylov": sum(r["krylov_vectors"] for r in stats) / len(stats) if stats else 0.0,
             "newton": sum(r["newton_iters"] for r in stats) / len(stats) if stats else 0.0}
+    return results
 
 
 def status(r, steps):
@@ -122,12 +128,11 @@ def twisted_bar(args, work, claims):
     scene = os.path.join(SCENES, "chen_twisted_soft_bar.json")
     moduli = (10.0, 1e3) if args.quick else (10.0, 1e2, 1e3, 1e4)
     steps = 60 if args.quick else 180
-    mesh = ["/objects/0/mesh/box/cells=[10,2,2]"] if args.quick else []
-    res = {}
-    for E in moduli:
-        for m in METHODS:
-            res[m, E] = run(args.simrun, scene, os.path.join(work, f"twist_{m}_{E:g}"),
-                            mesh + [f"/integrator/type={m}", f"/objects/0/material/E={E:g}"], steps)
+    mesh = {"/objects/0/mesh/box/cells": [10, 2, 2]} if args.quick else {}
+    runs = run_series(args, scene, work, "twist",
+                      [(f"{m}_{E:g}", {"/integrator/type": m, "/objects/0/material/E": E})
+                       for E in moduli for m in METHODS], {"/time/steps": steps, **mesh})
+    res = {(m, E): runs[f"{m}_{E:g}"] for E in moduli for m in METHODS}
     print(f"\nFig. 4.11: twisted soft bar, {steps} steps of h = 1/60 s; stepping seconds (one thread), total "
           "energy at the end / initial")
     print_table(res, moduli, steps, initial_total, "E/E0")
@@ -168,16 +173,16 @@ def dropping_bar(args, work, claims):
     scene = os.path.join(SCENES, "chen_dropping_bar.json")
     moduli = (1e4, 5e4) if args.quick else (1e4, 2e4, 3e4, 4e4, 5e4)
     steps = 60 if args.quick else 180
-    res = {}
-    for E in moduli:
-        for m in METHODS:
-            res[m, E] = run(args.simrun, scene, os.path.join(work, f"drop_{m}_{E:g}"),
-                            [f"/integrator/type={m}", f"/objects/0/material/E={E:g}"], steps)
+    runs = run_series(args, scene, work, "drop",
+                      [(f"{m}_{E:g}", {"/integrator/type": m, "/objects/0/material/E": E})
+                       for E in moduli for m in METHODS], {"/time/steps": steps})
+    res = {(m, E): runs[f"{m}_{E:g}"] for E in moduli for m in METHODS}
     refined = {}
     if not args.quick:  # ERE at smaller steps, same end time
-        for k in (2, 4, 8):
-            refined[k] = run(args.simrun, scene, os.path.join(work, f"drop_ere_h{k}"),
-                             ["/integrator/type=ere", f"/time/dt={1 / (60 * k)!r}"], steps * k)
+        runs = run_series(args, scene, work, "drop_ere",
+                          [(f"h{k}", {"/time/dt": 1 / (60 * k), "/time/steps": steps * k})
+                           for k in (2, 4, 8)], {"/integrator/type": "ere"})
+        refined = {k: runs[f"h{k}"] for k in (2, 4, 8)}
     print(f"\nFig. 4.12: dropping bar, {steps} steps of h = 1/60 s; stepping seconds, total energy at the end "
           "/ largest |gravity energy|")
     print_table(res, moduli, steps, gravity_scale, "E/G")
@@ -223,9 +228,9 @@ def bunny(args, work, claims):
                   f"{fetch.stdout[-1000:]}")
             return None
     steps = 60 if args.quick else 360
-    sets = ["/objects/0/mesh/tetgen/surface_faces=300"] if args.quick else []
-    res = {m: run(args.simrun, scene, os.path.join(work, f"bunny_{m}"), sets + [f"/integrator/type={m}"], steps)
-           for m in METHODS}
+    sets = {"/objects/0/mesh/tetgen/surface_faces": 300} if args.quick else {}
+    res = run_series(args, scene, work, "bunny", [(m, {"/integrator/type": m}) for m in METHODS],
+                     {"/time/steps": steps, **sets})
     print(f"\nFig. 4.13: bunny dropped on a penalty floor, {steps} steps of h = 1/180 s; stepping seconds, "
           "total energy at the end / largest |gravity energy|")
     for m in METHODS:
@@ -244,9 +249,9 @@ def bunny(args, work, claims):
         claims.append((f"bunny: {LABELS[m]} keeps the bounce (thesis): {status(res[m], steps)}",
                        res[m]["rc"] == 0, False))
     if not args.quick:  # why the floor is soft: a stiffer one through the first impact (step ~27)
-        stiff = {m: run(args.simrun, scene, os.path.join(work, f"bunny_{m}_k{STIFF_FLOOR:g}"),
-                        [f"/integrator/type={m}", f"/obstacles/0/plane/stiffness={STIFF_FLOOR:g}"], 60)
-                 for m in METHODS}
+        stiff = run_series(args, scene, work, "bunny_stiff_floor",
+                           [(m, {"/integrator/type": m}) for m in METHODS],
+                           {"/time/steps": 60, "/obstacles/0/plane/stiffness": STIFF_FLOOR})
         print(f"  with a floor of {STIFF_FLOOR:g} N/m per vertex, 60 steps: "
               + ", ".join(f"{LABELS[m]} {status(r, 60)}" for m, r in stiff.items()))
     write_csv(args, "bunny", {(m, 1e5): r for m, r in res.items()}, gravity_scale)
