@@ -40,7 +40,7 @@ fi
 # Configure once; the flags for coverage and sanitizers come from SIMRUN_FUZZ (CMakeLists.txt).
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Fuzz \
-    -DCMAKE_CXX_FLAGS_FUZZ="-O2 -g" -DSIMRUN_FUZZ=ON -DSIMRUN_BUILD_TESTS=OFF \
+    -DCMAKE_CXX_FLAGS_FUZZ="-O2 -g" -DSIMRUN_FUZZ=ON -DSIMRUN_BUILD_TESTS=ON \
     -DSIMRUN_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 nice -n 10 cmake --build "$build" -j "$jobs" --target "${targets[@]/#/fuzz_}"

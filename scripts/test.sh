@@ -14,3 +14,9 @@ ctest --output-on-failure -j "$(nproc)" "$@"
 if [ "${SIMRUN_SKIP_FUZZ:-0}" != 1 ] && [ $# -eq 0 ]; then
   "$root/scripts/fuzz.sh" all 5
 fi
+# The unit tests of the readers' modules under ASan and UBSan, in the fuzz tree (a few minutes;
+# scripts/sanitize.sh without --quick runs the whole suite sanitized, over an hour on 2 cores).
+# SIMRUN_SKIP_SANITIZE=1 skips it.
+if [ "${SIMRUN_SKIP_SANITIZE:-0}" != 1 ] && [ $# -eq 0 ]; then
+  "$root/scripts/sanitize.sh" --quick
+fi
