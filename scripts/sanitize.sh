@@ -8,8 +8,9 @@
 # it), so CI does not run it (README, "Development").
 #
 # --quick: what CI runs (scripts/test.sh). The unit tests of the modules the input readers live
-# in (core, io, mesh, material, fem: readers, writers, caches, materials' derivatives) built with
-# clang in the fuzz targets' tree, build-fuzz/ (ASan + UBSan + coverage, the libraries already
+# in (core, io, mesh, material, fem: readers, writers, caches, materials' derivatives) and of the
+# scene parser (parsing, extends, --set, the schema validator) built with clang in the fuzz
+# targets' tree, build-fuzz/ (ASan + UBSan + coverage, the libraries already
 # compiled by scripts/fuzz.sh), and run there. A few minutes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +40,8 @@ if [ "$quick" = 1 ]; then
   cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Fuzz \
     -DCMAKE_CXX_FLAGS_FUZZ="-O2 -g" -DSIMRUN_FUZZ=ON -DSIMRUN_BUILD_TESTS=ON \
     -DSIMRUN_BUILD_BENCHMARKS=OFF >/dev/null
+  # And the scene parser's tests against the fuzz targets' parser library (fuzz/CMakeLists.txt).
+  modules+=(scene_parser)
   nice -n 10 cmake --build "$build" -j "$(nproc)" --target "${modules[@]/#/test_}"
   cd "$build"
   labels=$(
