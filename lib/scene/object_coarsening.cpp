@@ -233,10 +233,7 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
                         "(cond G_q > 1e6): " +
                         list_tets(ill_conditioned));
 
-  VecX mass_density = VecX::Zero(nq);
-  for (int k = 0; k < overlaps.size(); ++k)
-    mass_density[overlaps.coarse[k]] += out.fine.density[overlaps.fine[k]] * overlaps.volume[k];
-  out.density = mass_density.cwiseQuotient(coarse_el.volume);
+  out.density = coarse_density(out.fine.density, overlaps, coarse_el.volume);
   out.youngs = overlap_average(out.fine.youngs, overlaps, nq);
   out.poisson = overlap_average(out.fine.poisson, overlaps, nq);
 
