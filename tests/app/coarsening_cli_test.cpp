@@ -7,7 +7,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli.hpp"
@@ -108,6 +111,82 @@ TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
   EXPECT_EQ(changed.err.find("inputs unchanged, reused"), std::string::npos) << changed.err;
   EXPECT_EQ(cli::lines(tmp / "a" / "energy.csv"), cli::lines(tmp / "b" / "energy.csv"));
   EXPECT_NE(cli::lines(tmp / "a" / "energy.csv"), cli::lines(tmp / "c" / "energy.csv"));
+}
+
+/// The coarse mass is the fine mass (digest 004 Sec. 7.5), as a user reads it from the tensors
+/// file: density x volume summed over the coarse tets, with a denser region (3000 kg/m^3 on
+/// x in [0.6, 0.8], cell faces of the fine mesh) and a coarse mesh reaching 2 cm beyond the bar
+/// on every side, so coarse tets stick out of it. By hand: 0.04 m^3 x 1000 + 0.008 m^3 x 2000 = 56
+/// kg.
+TEST(CoarseningCli, TheTensorsFileGivesTheFineMassAsDensityTimesVolume) {
+  TempDir tmp;
+  json scene = bar_scene("harmonic");
+  scene["objects"][0]["regions"].push_back(
+      {{"select", {{"box", {{"min", {0.6, -1, -1}}, {"max", {0.8, 1, 1}}}}}}, {"density", 3000}});
+  scene["objects"][0]["mesh"]["box"]["size"] = {1.04, 0.24, 0.24};
+  scene["objects"][0]["mesh"]["transform"]["translate"] = {-0.02, -0.02, -0.02};
+  const fs::path out = tmp / "coarsen";
+  const Result r =
+      cli::run({"coarsen", tmp.write("dense.json", scene).string(), "-o", out.string()});
+  ASSERT_EQ(r.code, 0) << r.describe();
+  const auto density = cli::column(out / "object0_tensors.csv", "density");
+  const auto volume = cli::column(out / "object0_tensors.csv", "volume");
+  const auto covered = cli::column(out / "object0_tensors.csv", "covered_fraction");
+  ASSERT_EQ(density.size(), volume.size());
+  double mass = 0.0, coarse_volume = 0.0;
+  int partly_outside = 0;
+  for (size_t q = 0; q < density.size(); ++q) {
+    mass += density[q] * volume[q];
+    coarse_volume += volume[q];
+    partly_outside += covered[q] < 0.99;
+  }
+  EXPECT_GT(partly_outside, 0);
+  EXPECT_NEAR(coarse_volume, 1.04 * 0.24 * 0.24, 1e-12);
+  // Exact overlap volumes: roundoff only (1e-16 per clip over ~1e4 clips), hence 1e-10.
+  EXPECT_NEAR(mass, 56.0, 1e-10 * 56.0);
+}
+
+/// A damaged cache file, with a flipped byte (bit rot) or cut short (a full disk), is recomputed
+/// and rewritten, never trusted; the recomputed run is the same as the first.
+TEST(CoarseningCli, ADamagedCacheFileIsRecomputed) {
+  TempDir tmp;
+  const fs::path cache = tmp / "cache";
+  const cli::ScopedEnv cache_env("SIMRUN_CACHE_DIR", cache.string());
+  json scene = bar_scene("harmonic");
+  scene["time"]["steps"] = 2;
+  scene["reference"]["run"] = false;
+  const auto file = tmp.write("bar.json", scene);
+  const Result first = cli::run({"run", file.string(), "-o", (tmp / "first").string()});
+  ASSERT_EQ(first.code, 0) << first.describe();
+  fs::path entry;
+  for (const auto& f : fs::directory_iterator(cache))
+    if (f.path().filename().string().rfind("coarsening-", 0) == 0) entry = f.path();
+  ASSERT_FALSE(entry.empty());
+  const auto size = fs::file_size(entry);
+  const auto damages = std::vector<std::pair<std::string, std::function<void()>>>{
+      {"a flipped byte in the tensors",
+       [&] {
+         std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+         f.seekg(static_cast<std::streamoff>(size / 2));
+         const char c = static_cast<char>(f.get());
+         f.seekp(static_cast<std::streamoff>(size / 2));
+         f.put(static_cast<char>(c ^ 0x04));
+       }},
+      {"cut to half its size", [&] { fs::resize_file(entry, size / 2); }},
+  };
+  for (const auto& [what, damage] : damages) {
+    damage();
+    const fs::path out = tmp / "again";
+    const Result r = cli::run({"run", file.string(), "-o", out.string(), "--force"});
+    ASSERT_EQ(r.code, 0) << what << "\n" << r.describe();
+    EXPECT_EQ(r.err.find("inputs unchanged, reused"), std::string::npos) << what << "\n" << r.err;
+    EXPECT_NE(r.err.find("cached in " + cache.string()), std::string::npos) << what;
+    EXPECT_EQ(fs::file_size(entry), size) << what;  // rewritten whole
+    EXPECT_EQ(cli::lines(tmp / "first" / "energy.csv"), cli::lines(out / "energy.csv")) << what;
+  }
+  // The rewritten file is good again.
+  const Result reused = cli::run({"run", file.string(), "-o", (tmp / "reused").string()});
+  EXPECT_NE(reused.err.find("inputs unchanged, reused"), std::string::npos) << reused.err;
 }
 
 /// A coarse mesh reaching beyond the object (the thesis allows coarse boundary nodes outside):

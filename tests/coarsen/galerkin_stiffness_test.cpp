@@ -2,9 +2,10 @@
 // barycentric interpolation of the coarse vertices to the fine ones. On a coarse mesh equal to
 // the fine one it is K_f itself, and on any coarse mesh around the fine one it keeps the fine
 // energy of every affine displacement (P reproduces affine fields exactly).
+#include "coarsen/galerkin_stiffness.hpp"
+
 #include <gtest/gtest.h>
 
-#include "coarsen/galerkin_stiffness.hpp"
 #include "coarsen/harmonic_displacements.hpp"
 #include "fem/tet_elements.hpp"
 #include "material/voigt.hpp"
