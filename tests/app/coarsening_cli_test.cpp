@@ -5,10 +5,14 @@
 // its pointer.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +48,80 @@ json bar_scene(const std::string& method) {
   })");
   scene["objects"][0]["coarsening"]["method"] = method;
   return scene;
+}
+
+/// A tet mesh written as TetGen's .node/.ele pair (0-based), for meshes a box cannot make.
+struct TetFile {
+  std::vector<std::array<double, 3>> vertices;
+  std::vector<std::array<int, 4>> tets;
+
+  /// The index of the vertex at x, added unless one is there already (to 1e-12 m).
+  int vertex(const std::array<double, 3>& x) {
+    std::array<long long, 3> key;
+    for (int d = 0; d < 3; ++d) key[d] = std::llround(x[d] * 1e12);
+    const auto [it, added] = index.emplace(key, static_cast<int>(vertices.size()));
+    if (added) vertices.push_back(x);
+    return it->second;
+  }
+  std::map<std::array<long long, 3>, int> index;
+  /// Writes dir/stem.node and dir/stem.ele; returns the .node path.
+  fs::path write(const TempDir& dir, const std::string& stem) const {
+    std::ostringstream node, ele;
+    node.precision(17);
+    node << vertices.size() << " 3 0 0\n";
+    for (size_t i = 0; i < vertices.size(); ++i)
+      node << i << " " << vertices[i][0] << " " << vertices[i][1] << " " << vertices[i][2] << "\n";
+    ele << tets.size() << " 4 0\n";
+    for (size_t i = 0; i < tets.size(); ++i)
+      ele << i << " " << tets[i][0] << " " << tets[i][1] << " " << tets[i][2] << " " << tets[i][3]
+          << "\n";
+    dir.write(stem + ".ele", ele.str());
+    return dir.write(stem + ".node", node.str());
+  }
+};
+
+/// Cubes of side h from x = x0 (cells along x, one across), each split into the 6 tets around
+/// its main diagonal (the reader orients them).
+void add_cubes(TetFile& mesh, double x0, double h, int cells) {
+  for (int c = 0; c < cells; ++c) {
+    int v[8];
+    for (int k = 0; k < 8; ++k)
+      v[k] = mesh.vertex({x0 + (c + (k & 1)) * h, ((k >> 1) & 1) * h, ((k >> 2) & 1) * h});
+    const int paths[6][2] = {{1, 2}, {1, 4}, {2, 1}, {2, 4}, {4, 1}, {4, 2}};
+    for (const auto& p : paths) mesh.tets.push_back({v[0], v[p[0]], v[p[0] | p[1]], v[7]});
+  }
+}
+
+/// The 1 x 0.2 x 0.2 bar as five cubes, each split into 24 tets around its centre (one per half
+/// of a face's quarter, through the face's centre). The centre of the cube [0.2, 0.4] moves to
+/// `height` x 0.2 m from the face x = 0.4 (off the face's centre, so that the fine fields across
+/// it are not affine), which makes the four tets on that face (28-31) slivers of that height.
+TetFile sliver_bar(double height) {
+  TetFile mesh;
+  const double h = 0.2;
+  for (int c = 0; c < 5; ++c) {
+    const double x0 = c * h;
+    std::array<double, 3> centre = {x0 + h / 2, h / 2, h / 2};
+    if (c == 1) centre = {x0 + h - height * h, 0.63 * h, 0.71 * h};
+    const int middle = mesh.vertex(centre);
+    for (int axis = 0; axis < 3; ++axis)
+      for (int side = 0; side < 2; ++side) {
+        std::array<std::array<double, 3>, 4> quad;
+        const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+        const int corners[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+        for (int k = 0; k < 4; ++k) {
+          quad[k][axis] = side * h, quad[k][a] = corners[k][0] * h, quad[k][b] = corners[k][1] * h;
+          quad[k][0] += x0;
+        }
+        std::array<double, 3> face = {0, 0, 0};
+        for (const auto& q : quad)
+          for (int d = 0; d < 3; ++d) face[d] += q[d] / 4;
+        const int f = mesh.vertex(face);
+        for (int k = 0; k < 4; ++k)
+          mesh.tets.push_back({middle, f, mesh.vertex(quad[k]), mesh.vertex(quad[(k + 1) % 4])});
+      }
+  }
+  return mesh;
 }
 
 TEST(CoarseningCli, HarmonicTensorsFollowTheFineRunBetterThanAveraging) {
@@ -226,6 +304,73 @@ TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
   EXPECT_NE(bare.err.find("/objects/0/mesh: 33 coarse vertices lie only in coarse tets outside"),
             std::string::npos)
       << bare.err;
+}
+
+/// Bad meshes (issue 9's list). A sliver coarse tet makes the harmonic strain matrix G_q
+/// ill-conditioned: a warning names the slivers; a flatter one makes the homogenized tensor
+/// indefinite: exit 1 naming the same tets and G_q's condition.
+TEST(CoarseningCli, SliverCoarseTetsAreNamedAsIllConditionedOrNotPositiveDefinite) {
+  TempDir tmp;
+  json scene = bar_scene("harmonic");
+  scene["reference"]["run"] = false;
+  scene["objects"][0]["reference"]["mesh"]["box"]["cells"] = {40, 8, 8};
+  scene["objects"][0]["mesh"] = {{"file", sliver_bar(1e-3).write(tmp, "sliver3").string()}};
+  const Result warned =
+      cli::run({"coarsen", tmp.write("s3.json", scene).string(), "-o", (tmp / "s3").string()});
+  ASSERT_EQ(warned.code, 0) << warned.describe();
+  EXPECT_NE(warned.err.find("warning: /objects/0/coarsening: 4 coarse tet(s) with an "
+                            "ill-conditioned harmonic strain matrix (cond G_q > 1e4; slivers?): "
+                            "28, 29, 30, 31"),
+            std::string::npos)
+      << warned.err;
+  scene["objects"][0]["mesh"] = {{"file", sliver_bar(1e-5).write(tmp, "sliver5").string()}};
+  const Result failed =
+      cli::run({"coarsen", tmp.write("s5.json", scene).string(), "-o", (tmp / "s5").string()});
+  EXPECT_EQ(failed.code, 1) << failed.describe();
+  EXPECT_NE(failed.err.find("/objects/0/coarsening: the homogenized tensor is not positive "
+                            "definite on 4 coarse tet(s): 28, 29, 30, 31 (the first filled to "
+                            "100 % by the fine mesh, cond G_q "),
+            std::string::npos)
+      << failed.err;
+  // The same coarse mesh without the sliver is fine and quiet.
+  scene["objects"][0]["mesh"] = {{"file", sliver_bar(0.5).write(tmp, "good").string()}};
+  const Result good =
+      cli::run({"coarsen", tmp.write("g.json", scene).string(), "-o", (tmp / "g").string()});
+  ASSERT_EQ(good.code, 0) << good.describe();
+  EXPECT_EQ(good.err.find("warning"), std::string::npos) << good.err;
+}
+
+/// A fine mesh of two pieces that do not touch: the harmonic problems fix one rigid motion, so
+/// the second piece floats and the stiffness is singular. A fine mesh whose tets overlap (one
+/// listed twice): its boundary is not a closed surface. Both exit 1 naming the reference mesh.
+TEST(CoarseningCli, ADisconnectedOrOverlappingFineMeshIsBadInput) {
+  TempDir tmp;
+  TetFile pieces;
+  add_cubes(pieces, 0.0, 0.2, 2);  // [0, 0.4] and [0.6, 1.0] along x
+  add_cubes(pieces, 0.6, 0.2, 2);
+  json scene = bar_scene("harmonic");
+  scene["reference"]["run"] = false;
+  scene["objects"][0]["regions"] = json::array();
+  scene["objects"][0]["reference"]["mesh"] = {{"file", pieces.write(tmp, "pieces").string()}};
+  const Result apart =
+      cli::run({"coarsen", tmp.write("apart.json", scene).string(), "-o", (tmp / "a").string()});
+  EXPECT_EQ(apart.code, 1) << apart.describe();
+  EXPECT_NE(apart.err.find("/objects/0/reference/mesh: the fine stiffness is singular with the "
+                           "rigid motions fixed (a part of the mesh not connected to the rest"),
+            std::string::npos)
+      << apart.err;
+
+  TetFile doubled;
+  add_cubes(doubled, 0.0, 0.2, 5);
+  doubled.tets.push_back(doubled.tets[7]);
+  scene["objects"][0]["reference"]["mesh"] = {{"file", doubled.write(tmp, "doubled").string()}};
+  const Result overlapping =
+      cli::run({"coarsen", tmp.write("doubled.json", scene).string(), "-o", (tmp / "d").string()});
+  EXPECT_EQ(overlapping.code, 1) << overlapping.describe();
+  EXPECT_NE(overlapping.err.find("/objects/0/reference/mesh: the fine mesh has tets that overlap"),
+            std::string::npos)
+      << overlapping.err;
+  EXPECT_NE(overlapping.err.find(", 30 (a duplicated tet?)"), std::string::npos) << overlapping.err;
 }
 
 TEST(CoarseningCli, BadInputNamesThePointer) {
