@@ -24,7 +24,8 @@ Parts (--parts 1,2,3,4,5; default all; --quick runs 1 and 3 on smaller fine mesh
    FEM); error.csv's final max / mean
    vertex error of the barycentric map against the fine run, and for harmonic the mean error of
    the display map (Eqs. 4.6-4.7, error.csv map_mean_pos_err) that re-injects the fine detail. Linear and
-   corotated; full mode adds the harmonic tensors on a 6-tet (Kuhn) coarse split.
+   corotated; full mode adds the harmonic tensors on a 6-tet (Kuhn) coarse split, on a 20x4x4
+   coarse mesh, and with mixed harmonic problems (the clamped vertices held, thesis Sec. 4.3.9).
 4. Fig. 4.5: the layered cube hung from its top face (+z fixed), gravity -z, released from rest,
    undamped implicit midpoint, dt = 1 ms, 300 steps (~5 periods of the axial mode). Extent
    (top z - lowest bottom-face z, 5 tracked fine vertices) vs t, max extension, for fine,
@@ -335,19 +336,21 @@ def part3(args, work, plt):
           f"static (BE, dt = 0.5 s, mass damping 50 /s, {steps} steps)")
     # (method, material, coarse split, variant): variant "" is the crack bar on the 10x2x2 coarse
     # mesh; "no slice" the homogeneous bar (the coarse P1 mesh's own bending error); "20x4x4" a
-    # finer coarse mesh.
+    # finer coarse mesh; "mixed" the harmonic problems with the clamped vertices held.
     variants = [(m, mat, 5, "") for mat in ("linear", "corotated") for m in METHODS
                 if mat == "linear" or m not in LINEAR_ONLY]
     variants.append(("none", "linear", 5, "no slice"))
     if not args.quick:
         variants += [("harmonic", "linear", 6, ""), ("harmonic", "linear", 5, "20x4x4"),
-                     ("average_lame", "linear", 5, "20x4x4")]
+                     ("average_lame", "linear", 5, "20x4x4"), ("harmonic", "linear", 5, "mixed")]
     points = []
     for method, mat, split, variant in variants:
         sets = {"/objects/0/coarsening/method": method, "/objects/0/material/model": mat,
                 "/objects/0/mesh/box/split": split}
         if variant == "no slice":
             sets["/objects/0/regions"] = []
+        elif variant == "mixed":
+            sets["/objects/0/coarsening/boundary"] = "mixed"
         elif variant:
             sets["/objects/0/mesh/box/cells"] = [int(c) for c in variant.split("x")]
         points.append(((method, mat, split, variant), sets))

@@ -404,6 +404,23 @@ TEST(CoarseningCli, BadInputNamesThePointer) {
   EXPECT_EQ(gc.code, 1) << gc.describe();
   EXPECT_NE(gc.err.find("/objects/0/coarsening/method"), std::string::npos) << gc.err;
   EXPECT_NE(gc.err.find("no elements for IPC contact"), std::string::npos) << gc.err;
+  // "mixed" holds the vertices that stay fixed for the whole run: none at all, or only a group
+  // that is released, is bad input naming the option.
+  for (const char* dirichlet :
+       {R"([])", R"([{ "select": { "side": "-x" }, "release_time": 1 }])"}) {
+    json mixed = bar_scene("harmonic");
+    mixed["objects"][0]["coarsening"]["boundary"] = "mixed";
+    mixed["objects"][0]["dirichlet"] = json::parse(dirichlet);
+    mixed["reference"]["run"] = false;
+    const Result m =
+        cli::run({"coarsen", tmp.write("mixed.json", mixed).string(), "-o", (tmp / "m").string()});
+    EXPECT_EQ(m.code, 1) << dirichlet << "\n" << m.describe();
+    EXPECT_NE(m.err.find("/objects/0/coarsening/boundary: 'mixed' holds the object's fixed "
+                         "Dirichlet vertices, but it has none that stay fixed for the whole run"),
+              std::string::npos)
+        << dirichlet << "\n"
+        << m.err;
+  }
   json no_reference = bar_scene("harmonic");
   no_reference["objects"][0].erase("reference");
   no_reference.erase("reference");
