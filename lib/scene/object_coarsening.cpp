@@ -185,8 +185,8 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   // fields' non-affine part by 1 / its height, so G_q and C_q = G_q^-T A_q G_q^-1 lose
   // balance: at cond 3e4 the largest eigenvalue of C_q is 1.5e11 Pa in a 1e7 Pa bar (a stiff,
   // badly conditioned coarse system), and near cond 1e5.5 the smallest falls below 1e-12 of it
-  // (the error below). Well-shaped coarse meshes stay far under it: at most 158 on the crack
-  // bar, 802 on the organ stand-in.
+  // (the error below). Well-shaped coarse meshes stay under it: at most 90 on the crack bar,
+  // 2917 on the organ of benchmarks/coarsening_precompute.py (which prints it).
   constexpr double kIllConditioned = 1e4;
   const VecX held = overlap_sum(overlaps, nq);
   const VecX filled = held.cwiseQuotient(coarse_el.volume);
