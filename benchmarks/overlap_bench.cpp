@@ -6,7 +6,7 @@
 ///   (fine tet clipped by the coarse one, as tet_overlaps() calls it), one thread; target
 ///   >= 1e6 pairs/s. BM_TetIntersectionVolumeClipped: only the pairs where the fine tet crosses
 ///   a coarse face (the ones that need clipping), for information.
-/// - BM_TetOverlaps: the whole tet_overlaps() (AABB tree build, queries, clipping, sorting).
+/// - BM_TetOverlaps: the whole tet_overlaps() (grid build, queries, clipping, sorting).
 #include <benchmark/benchmark.h>
 
 #include "coarsen/tet_overlap.hpp"

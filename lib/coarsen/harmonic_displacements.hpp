@@ -35,7 +35,6 @@ struct BoundaryShells {
   MatX3i faces;                ///< boundary triangles, outward (mesh/boundary.hpp)
   std::vector<int> shell;      ///< per face: its shell
   std::vector<double> volume;  ///< per shell: enclosed signed volume [m^3]
-  std::vector<bool> open;      ///< per shell: an edge is used by an odd number of its faces
   bool is_outer(int s) const { return volume[s] > 0.0; }
   int num_shells() const { return static_cast<int>(volume.size()); }
 };
@@ -67,8 +66,9 @@ struct HarmonicDisplacements {
 /// Solves the six problems with one CHOLMOD factorization of the fine stiffness
 /// K = sum_e V_e B_e^T C_e B_e (Eq. 2.14, one Voigt tensor per fine tet). Pure Neumann: six DOFs
 /// pinned (rigid_pin_dofs), exact for a self-equilibrated load, and the rigid part removed
-/// afterwards with lumped-volume weights. Throws InputError naming `what` for an open outer
-/// boundary, a mesh without an outer shell, or a singular stiffness.
+/// afterwards with lumped-volume weights. Throws InputError naming `what` for a triangle that is a
+/// face of more than two tets (overlapping tets: the only way a tet mesh's boundary is not
+/// closed, mesh/boundary.hpp), a mesh without an outer shell, or a singular stiffness.
 HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const TetElements& elements,
                                                    const std::vector<VoigtTensor>& tensors,
                                                    const HarmonicOptions& options,

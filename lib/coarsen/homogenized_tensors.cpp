@@ -75,14 +75,12 @@ std::vector<LameParameters> average_lame(const std::vector<LameParameters>& fine
   return coarse;
 }
 
-VecX overlap_lumped_mass(const VecX& fine_density, const TetOverlaps& overlaps,
-                         const MatX4i& coarse_tets, int num_coarse_vertices) {
-  VecX mass = VecX::Zero(num_coarse_vertices);
-  for (size_t k = 0; k < overlaps.volume.size(); ++k) {
-    const double m = fine_density[overlaps.fine[k]] * overlaps.volume[k];
-    for (int a = 0; a < 4; ++a) mass[coarse_tets(overlaps.coarse[k], a)] += m / 4.0;
-  }
-  return mass;
+VecX coarse_density(const VecX& fine_density, const TetOverlaps& overlaps,
+                    const VecX& coarse_volumes) {
+  VecX mass = VecX::Zero(coarse_volumes.size());
+  for (size_t k = 0; k < overlaps.volume.size(); ++k)
+    mass[overlaps.coarse[k]] += fine_density[overlaps.fine[k]] * overlaps.volume[k];
+  return mass.cwiseQuotient(coarse_volumes);
 }
 
 }  // namespace simrun

@@ -50,9 +50,12 @@ HomogenizedTensors homogenize_tensors(const TetMesh& fine, const TetElements& fi
 std::vector<LameParameters> average_lame(const std::vector<LameParameters>& fine,
                                          const TetOverlaps& overlaps, const VecX& coarse_volumes);
 
-/// Mass-conserving lumped coarse mass (digest 004 Sec. 7.5): m_q = sum_p rho_p |T_p ∩ T_q|, a
-/// quarter to each vertex of T_q. Returns one mass per coarse vertex [kg].
-VecX overlap_lumped_mass(const VecX& fine_density, const TetOverlaps& overlaps,
-                         const MatX4i& coarse_tets, int num_coarse_vertices);
+/// Mass-conserving coarse density (digest 004 Sec. 7.5): rho_q = sum_p rho_p |T_p ∩ T_q| / |T_q|,
+/// so the coarse tet's mass rho_q |T_q| is the fine mass inside it, and the coarse mesh's mass
+/// is the fine one wherever the coarse mesh covers the fine mesh (also for coarse tets partly
+/// outside the object). With `"mass": "lumped"`, a quarter of it goes to each vertex of T_q:
+/// the thesis' "usual lumped mass around each node". One density per coarse tet [kg/m^3].
+VecX coarse_density(const VecX& fine_density, const TetOverlaps& overlaps,
+                    const VecX& coarse_volumes);
 
 }  // namespace simrun

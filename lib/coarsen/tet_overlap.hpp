@@ -38,10 +38,11 @@ struct TetOverlaps {
 };
 
 /// Every pair (fine tet p, coarse tet q) with |T_p ∩ T_q| > 0 at rest positions: candidates from
-/// an AABB tree over the coarse tets' boxes queried with each fine tet's box, an exact face-plane
-/// rejection, then tet_intersection_volume() (pairs below kOverlapRoundoffFraction of the smaller
-/// tet are left out). Runs over blocks of fine tets on thread_count() threads; the output does
-/// not depend on the thread count.
+/// a uniform grid whose cells list the coarse tets that may overlap them (queried with each fine
+/// tet's box), a box test and an exact face-plane test (rejecting, or accepting a fine tet wholly
+/// inside with its own volume), then tet_intersection_volume() for the tets that cross a face
+/// (pairs below kOverlapRoundoffFraction of the smaller tet are left out). Runs over blocks of
+/// fine tets on thread_count() threads; the output does not depend on the thread count.
 TetOverlaps tet_overlaps(const TetMesh& fine, const TetMesh& coarse);
 
 /// Per fine tet, the volume the coarse mesh covers, sum_q |T_p ∩ T_q| (equal to |T_p| where the

@@ -6,15 +6,20 @@
 
 namespace simrun {
 
-MatX3i boundary_faces(const TetMesh& mesh) {
-  // Face opposite local vertex f, ordered so its normal points away from that vertex when the
-  // tet is positively oriented.
-  static constexpr int kFace[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
-  struct Entry {
-    std::array<int, 3> key;  // sorted vertex indices
-    int tet, face;
-  };
-  std::vector<Entry> entries;
+namespace {
+
+// Face opposite local vertex f, ordered so its normal points away from that vertex when the tet
+// is positively oriented.
+constexpr int kFace[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+
+struct FaceEntry {
+  std::array<int, 3> key;  // sorted vertex indices
+  int tet, face;
+};
+
+/// The four faces of every tet, sorted by vertex triple (equal triples adjacent), then by tet.
+std::vector<FaceEntry> sorted_faces(const TetMesh& mesh) {
+  std::vector<FaceEntry> entries;
   entries.reserve(4 * static_cast<std::size_t>(mesh.num_tets()));
   for (int t = 0; t < mesh.num_tets(); ++t) {
     for (int f = 0; f < 4; ++f) {
@@ -24,9 +29,16 @@ MatX3i boundary_faces(const TetMesh& mesh) {
       entries.push_back({key, t, f});
     }
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+  std::sort(entries.begin(), entries.end(), [](const FaceEntry& a, const FaceEntry& b) {
     return a.key != b.key ? a.key < b.key : a.tet * 4 + a.face < b.tet * 4 + b.face;
   });
+  return entries;
+}
+
+}  // namespace
+
+MatX3i boundary_faces(const TetMesh& mesh) {
+  const std::vector<FaceEntry> entries = sorted_faces(mesh);
   std::vector<std::pair<int, int>> single;  // (tet, face) used once
   for (std::size_t i = 0; i < entries.size();) {
     std::size_t j = i + 1;
@@ -41,6 +53,22 @@ MatX3i boundary_faces(const TetMesh& mesh) {
     for (int c = 0; c < 3; ++c) faces(static_cast<long>(i), c) = mesh.tets(t, kFace[f][c]);
   }
   return faces;
+}
+
+std::vector<OversharedFace> overshared_faces(const TetMesh& mesh) {
+  const std::vector<FaceEntry> entries = sorted_faces(mesh);
+  std::vector<OversharedFace> found;
+  for (std::size_t i = 0; i < entries.size();) {
+    std::size_t j = i + 1;
+    while (j < entries.size() && entries[j].key == entries[i].key) ++j;
+    if (j - i > 2) {
+      OversharedFace face{entries[i].key, {}};
+      for (std::size_t k = i; k < j; ++k) face.tets.push_back(entries[k].tet);
+      found.push_back(face);
+    }
+    i = j;
+  }
+  return found;
 }
 
 std::vector<int> boundary_vertices(const TetMesh& mesh) {

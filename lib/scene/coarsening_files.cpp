@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "coarsen/tet_overlap.hpp"
 #include "io/csv_writer.hpp"
 #include "io/vtu_writer.hpp"
 
@@ -27,7 +28,8 @@ void write_coarsening_files(const std::filesystem::path& out_dir, const std::str
   const bool harmonic = h.condition.size() == nq;
 
   std::vector<std::string> columns = {
-      "tet", "covered_fraction", "condition", "min_eigenvalue", "max_eigenvalue", "density"};
+      "tet",   "covered_fraction", "condition", "min_eigenvalue", "max_eigenvalue", "density",
+      "volume"};
   for (int i = 0; i < 6; ++i)
     for (int k = i; k < 6; ++k) columns.push_back(std::string("C") + kVoigt[i] + "_" + kVoigt[k]);
   CsvWriter csv(out_dir / (name + "_tensors.csv"), columns);
@@ -40,6 +42,9 @@ void write_coarsening_files(const std::filesystem::path& out_dir, const std::str
     std::vector<double> row = {
         static_cast<double>(q), covered[q],           harmonic ? h.condition[q] : std::nan(""),
         eig.eigenvalues()[0],   eig.eigenvalues()[5], coarsening.density[q]};
+    // density x volume is the fine mass inside the tet: the column sums to the coarse mass.
+    const auto x = tet_corners(coarse, q);
+    row.push_back(std::abs(signed_tet_volume(x[0], x[1], x[2], x[3])));
     for (int i = 0; i < 6; ++i)
       for (int k = i; k < 6; ++k) row.push_back(C(i, k));
     csv.row(row);

@@ -191,6 +191,14 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   // instead (the volume fraction times it: zero when they hold none), a warning lists them;
   // any other tensor that is not positive definite is an error.
   constexpr double kNearlyEmpty = 0.05;
+  // A coarse tet whose harmonic strain matrix G_q has a condition number above this gets a
+  // warning. A sliver does (tests/app/coarsening_cli_test.cpp): its P1 gradient amplifies the
+  // fields' non-affine part by 1 / its height, so G_q and C_q = G_q^-T A_q G_q^-1 lose
+  // balance: at cond 3e4 the largest eigenvalue of C_q is 1.5e11 Pa in a 1e7 Pa bar (a stiff,
+  // badly conditioned coarse system), and near cond 1e5.5 the smallest falls below 1e-12 of it
+  // (the error below). Well-shaped coarse meshes stay under it: at most 90 on the crack bar,
+  // 2917 on the organ of benchmarks/coarsening_precompute.py (which prints it).
+  constexpr double kIllConditioned = 1e4;
   const VecX held = overlap_sum(overlaps, nq);
   const VecX filled = held.cwiseQuotient(coarse_el.volume);
   // A coarse vertex all of whose tets lie outside the object would have neither mass nor
@@ -217,17 +225,20 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
     }
     const Eigen::SelfAdjointEigenSolver<VoigtTensor> eig(out.tensors[q], Eigen::EigenvaluesOnly);
     if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) indefinite.push_back(q);
-    if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > 1e6)
+    if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > kIllConditioned)
       ill_conditioned.push_back(q);
   }
   if (!indefinite.empty()) {
-    std::ostringstream fill;
-    fill.precision(3);
-    fill << 100.0 * filled[indefinite.front()];
+    const int first = indefinite.front();
+    std::ostringstream detail;
+    detail.precision(3);
+    detail << "the first filled to " << 100.0 * filled[first] << " % by the fine mesh";
+    if (out.homogenized.condition.size() > 0)
+      detail << ", cond G_q " << out.homogenized.condition[first];
     throw InputError(at + "/coarsening: the homogenized tensor is not positive definite on " +
                      std::to_string(indefinite.size()) +
-                     " coarse tet(s): " + list_tets(indefinite) + " (the first filled to " +
-                     fill.str() + " % by the fine mesh; a degenerate coarse tet?)");
+                     " coarse tet(s): " + list_tets(indefinite) + " (" + detail.str() +
+                     "; a sliver or degenerate coarse tet?)");
   }
   if (!nearly_empty.empty())
     out.notes.push_back("warning: " + object_pointer(index) +
@@ -241,13 +252,10 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
     out.notes.push_back("warning: " + object_pointer(index) +
                         "/coarsening: " + std::to_string(ill_conditioned.size()) +
                         " coarse tet(s) with an ill-conditioned harmonic strain matrix "
-                        "(cond G_q > 1e6): " +
+                        "(cond G_q > 1e4; slivers?): " +
                         list_tets(ill_conditioned));
 
-  VecX mass_density = VecX::Zero(nq);
-  for (int k = 0; k < overlaps.size(); ++k)
-    mass_density[overlaps.coarse[k]] += out.fine.density[overlaps.fine[k]] * overlaps.volume[k];
-  out.density = mass_density.cwiseQuotient(coarse_el.volume);
+  out.density = coarse_density(out.fine.density, overlaps, coarse_el.volume);
   out.youngs = overlap_average(out.fine.youngs, overlaps, nq);
   out.poisson = overlap_average(out.fine.poisson, overlaps, nq);
 

@@ -31,7 +31,7 @@ struct ObjectCoarsening {
 /// Coarsens object `index` (its "coarsening" and "reference") onto `coarse`, the object's own
 /// pieces. Throws InputError naming the object's pointer when the coarse mesh leaves more than
 /// 0.1 % of the fine volume uncovered, or a coarse tensor is not positive definite (the tets
-/// listed); ill-conditioned coarse tets (cond G_q > 1e6) are a warning in notes.
+/// listed); ill-conditioned coarse tets (cond G_q > 1e4, e.g. slivers) are a warning in notes.
 /// With `reuse_cache`, results cached by an earlier run with identical inputs
 /// (scene/coarsening_cache.hpp) are read instead of recomputed; fresh results are always cached
 /// when the cache folder is writable.
