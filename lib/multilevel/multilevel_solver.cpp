@@ -118,9 +118,37 @@ class SubspaceLevel {
     }
   }
 
+  /// The coarse space of the deflated PCG: W = U^T H U Z and the (pseudo-)inverse of
+  /// E = Z^T W, from one product of H with the dense block U Z. An empty Z turns deflation off;
+  /// so does an E with a clearly negative eigenvalue (H indefinite: the plain PCG then meets the
+  /// negative curvature itself and reports it, as without deflation).
+  void build_deflation(const RowSpMat& H, const MatX& Z) {
+    m_Z.resize(0, 0);
+    if (Z.size() == 0 || Z.rows() != size()) return;
+    const MatX UZ = m_U * Z;
+    const MatX HUZ = H * UZ;
+    MatX W = m_U.transpose() * HUZ;
+    MatX E = Z.transpose() * W;
+    E = 0.5 * (E + E.transpose());
+    const Eigen::SelfAdjointEigenSolver<MatX> eigen(E);
+    const VecX lambda = eigen.eigenvalues();
+    const double scale = lambda.cwiseAbs().maxCoeff();
+    if (!(scale > 0.0) || lambda.minCoeff() < -1e-12 * scale) return;
+    VecX inverse = VecX::Zero(lambda.size());
+    for (Eigen::Index k = 0; k < lambda.size(); ++k)
+      if (lambda[k] > 1e-12 * scale) inverse[k] = 1.0 / lambda[k];
+    m_Einv = eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
+    m_W = std::move(W);
+    m_Z = Z;
+  }
+
   /// Block-Jacobi PCG on U^T H U q = U^T r (products U^T (H (U q)), never forming U^T H U);
   /// returns U q. Stops at the relative tolerance, the iteration cap, or at non-positive
-  /// curvature (keeping the iterate so far; `indefinite` is then set).
+  /// curvature (keeping the iterate so far; `indefinite` is then set). With a coarse space
+  /// (build_deflation) it is deflated PCG (Saad et al. 2000, Alg. 3.6): q starts at the coarse
+  /// solution Z E^-1 Z^T rhs, so the residual is orthogonal to Z, and every search direction is
+  /// made A-orthogonal to Z (p = z - Z E^-1 W^T z + beta p): CG then iterates on the spectrum
+  /// without the coarse space's eigenvalues.
   VecX solve(const RowSpMat& H, const VecX& r, double tolerance, int max_iterations,
              int& iterations, bool& indefinite) const {
     const VecX rhs = m_U.transpose() * r;
@@ -129,7 +157,19 @@ class SubspaceLevel {
     iterations = 0;
     if (rhs.norm() == 0.0) return VecX::Zero(r.size());
     VecX residual = rhs;
-    VecX z = precondition(residual);
+    const bool deflate = m_Z.size() > 0;
+    if (deflate) {
+      const VecX coarse = m_Einv * (m_Z.transpose() * rhs);
+      q.noalias() = m_Z * coarse;
+      residual.noalias() -= m_W * coarse;
+    }
+    // The preconditioned residual, made A-orthogonal to the coarse space.
+    auto direction = [&](const VecX& res) {
+      VecX z = precondition(res);
+      if (deflate) z.noalias() -= m_Z * (m_Einv * (m_W.transpose() * z));
+      return z;
+    };
+    VecX z = direction(residual);
     VecX p = z;
     double rz = residual.dot(z);
     for (; iterations < max_iterations && residual.norm() > target; ++iterations) {
@@ -144,7 +184,7 @@ class SubspaceLevel {
       const double alpha = rz / curvature;
       q.noalias() += alpha * p;
       residual.noalias() -= alpha * Ap;
-      z = precondition(residual);
+      z = direction(residual);
       const double rz_next = residual.dot(z);
       p = z + (rz_next / rz) * p;
       rz = rz_next;
@@ -162,6 +202,7 @@ class SubspaceLevel {
 
   const RowSpMat& m_U;
   std::vector<Mat12> m_blocks;
+  MatX m_Z, m_W, m_Einv;  ///< the deflated PCG's coarse space (empty: plain PCG)
   Eigen::LLT<MatX> m_llt;
   Eigen::LDLT<MatX> m_ldlt;
   bool m_use_ldlt = false;
@@ -271,6 +312,10 @@ class MultilevelSolver final : public LinearSolver {
         level->build_preconditioner(subspace_matrix);
       }
     }
+    if (m_settings.products == MultilevelSolverSettings::Products::kMatrixFree &&
+        m_settings.sms_deflation == MultilevelSolverSettings::SmsDeflation::kAffine &&
+        m_sms.size() > 0)
+      m_sms.build_deflation(subspace_matrix, m_bases->affine_in_sms);
     m_stats.level_setup_seconds += preconditioner_timer.seconds();
     m_ready = true;
     m_stats.factor_seconds += timer.seconds();

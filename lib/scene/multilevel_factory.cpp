@@ -189,6 +189,9 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                              " edge hops)"));
   if (scene.solver.assembled_subspace)
     solver.products = MultilevelSolverSettings::Products::kAssembled;
+  solver.sms_deflation = scene.solver.sms_deflation
+                             ? MultilevelSolverSettings::SmsDeflation::kAffine
+                             : MultilevelSolverSettings::SmsDeflation::kNone;
   solver.hessian_parts = scene.solver.cubature || scene.solver.lag_elastic_hessian;
   solver.fine_residual = scene.solver.fine_residual_subspace
                              ? MultilevelSolverSettings::FineResidual::kSubspace
