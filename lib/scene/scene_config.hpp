@@ -253,10 +253,12 @@ struct SolverConfig {
   std::string basis = "sms";         ///< SMS weights, or "rbf", "biharmonic", "eigenmodes"
   std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative
   bool cubature = false;             ///< the modal cubature elastic Hessian in the subspace levels
-  bool lag_elastic_hessian = false;  ///< the polish's elastic Hessian lagged (Sec. 2.5)
-  int lag_window = 3;                ///< line-search steps averaged by the lag trigger
-  double lag_threshold = 0.5;        ///< refresh when their mean falls below this
-  int lag_interval = 5;              ///< at most one refresh every this many iterations
+  int cubature_max_points = 0;       ///< per partition, at most (0: no cap)
+  bool cubature_stop_on_miss = false;   ///< cubature_on_miss "stop" (else "continue")
+  bool lag_elastic_hessian = false;     ///< the polish's elastic Hessian lagged (Sec. 2.5)
+  int lag_window = 3;                   ///< line-search steps averaged by the lag trigger
+  double lag_threshold = 0.5;           ///< refresh when their mean falls below this
+  int lag_interval = 5;                 ///< at most one refresh every this many iterations
   bool fine_residual_subspace = false;  ///< fine_residual "subspace" (else "lagged")
 };
 

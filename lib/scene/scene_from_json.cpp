@@ -302,6 +302,8 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.basis = solver.at("basis").get<std::string>();
   c.solver.cache = solver.at("cache").get<std::string>();
   c.solver.cubature = solver.at("cubature").get<bool>();
+  c.solver.cubature_max_points = solver.at("cubature_max_points").get<int>();
+  c.solver.cubature_stop_on_miss = solver.at("cubature_on_miss").get<std::string>() == "stop";
   c.solver.lag_elastic_hessian = solver.at("lag_elastic_hessian").get<bool>();
   c.solver.lag_window = solver.at("lag_window").get<int>();
   c.solver.lag_threshold = solver.at("lag_threshold").get<double>();
