@@ -37,6 +37,12 @@ struct MultilevelSolverSettings {
   /// deflation solves them exactly with one 12 x 12 system per object and keeps the matrix-free
   /// products. Costs 12 products H U_a per object and set-up. kNone: the paper's plain PCG.
   enum class SmsDeflation { kNone, kAffine } sms_deflation = SmsDeflation::kAffine;
+  /// With kAffine: this many Ritz vectors of the lowest eigenvalues of the preconditioned SMS
+  /// matrix join the coarse space, harvested from each solve's search directions (together with
+  /// the previous ones) and used from the next Newton iteration on (k more columns in the
+  /// set-up's product H U Z). Aimed at what the affine field leaves: a stiff thin body's soft
+  /// bending modes. 0: the affine field only.
+  int sms_ritz_vectors = 0;
   /// Take the Newton matrix in parts (solve/hessian_parts.hpp: the cubature elastic Hessian in
   /// the subspace levels, the lagged one in the polish) instead of whole.
   bool hessian_parts = false;

@@ -224,6 +224,7 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   solver.sms_deflation = scene.solver.sms_deflation
                              ? MultilevelSolverSettings::SmsDeflation::kAffine
                              : MultilevelSolverSettings::SmsDeflation::kNone;
+  solver.sms_ritz_vectors = scene.solver.sms_ritz_vectors;
   solver.hessian_parts = scene.solver.cubature || scene.solver.lag_elastic_hessian;
   solver.fine_residual = scene.solver.fine_residual_subspace
                              ? MultilevelSolverSettings::FineResidual::kSubspace

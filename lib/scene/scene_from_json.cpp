@@ -295,6 +295,7 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.subspace_tolerance = solver.at("subspace_tolerance").get<double>();
   c.solver.assembled_subspace = solver.at("subspace_products").get<std::string>() == "assembled";
   c.solver.sms_deflation = solver.at("sms_deflation").get<std::string>() == "affine";
+  c.solver.sms_ritz_vectors = solver.at("sms_ritz_vectors").get<int>();
   c.solver.jump_penalty = solver.at("jump_penalty").get<double>();
   c.solver.contrast_cap = solver.at("contrast_cap").get<double>();
   c.solver.seed = solver.at("seed").get<int>();

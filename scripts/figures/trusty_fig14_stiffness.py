@@ -25,9 +25,10 @@ partition), the paper's block-Jacobi PCG in the affine and SMS spaces with produ
 ("subspace_products": "matrix_free", relative tolerance 1e-4), then 20 Jacobi-PCG polish
 iterations in the full space (the paper's value for all scenes but the kooshball), no cubature
 (the subspace products use the full elastic Hessian), "sms_deflation": "none" (the paper's plain
-PCG). Two variants with the same keys otherwise: multilevel_deflated, the SMS PCG deflated by
-each object's affine field ("sms_deflation": "affine", simrun's matrix-free default), and
-multilevel_assembled, simrun's default subspace solve (U^T H U assembled and factorized: no
+PCG). Three variants with the same keys otherwise: multilevel_deflated, the SMS PCG deflated by
+each object's affine field ("sms_deflation": "affine", simrun's matrix-free default),
+multilevel_ritz, the same with 16 Ritz vectors recycled into the deflation space
+("sms_ritz_vectors": 16), and multilevel_assembled, simrun's default subspace solve (U^T H U assembled and factorized: no
 subspace CG iterations, so its CG count is the polish's 20). Newton's stop is the same for all
 solvers (tolerance 1e-6 m/s with the step-size stop; the paper's |d_s| / (h |V|) < 1e-3 stop,
 "direction_tolerance", is off for all of them), so the three end states must agree.
@@ -92,9 +93,11 @@ import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "trusty_fig14_ball.json")
-SOLVERS = ["cholmod", "pcg", "multilevel", "multilevel_deflated", "multilevel_assembled"]
+SOLVERS = ["cholmod", "pcg", "multilevel", "multilevel_deflated", "multilevel_ritz", "multilevel_assembled"]
 LABELS = {"cholmod": "IPC-direct (CHOLMOD)", "pcg": "IPC-PCG (Jacobi)", "multilevel": "multilevel (Trusty, plain SMS PCG)",
-          "multilevel_deflated": "multilevel, affine-deflated SMS PCG", "multilevel_assembled": "multilevel, assembled subspace solves"}
+          "multilevel_deflated": "multilevel, affine-deflated SMS PCG",
+          "multilevel_ritz": "multilevel, SMS PCG deflated by the affine field + 16 Ritz vectors",
+          "multilevel_assembled": "multilevel, assembled subspace solves"}
 # The multilevel solver's settings, all explicit (see the docstring).
 PARTITIONS = 16
 MULTILEVEL_COMMON = ["--set", "/solver/type=multilevel", "--set", "/solver/fine_iterations=20",
@@ -105,6 +108,9 @@ MULTILEVEL = {
     # The same with the SMS PCG deflated by each object's affine field (simrun's matrix-free default).
     "multilevel_deflated": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
                                                 "--set", "/solver/sms_deflation=affine"],
+    # ... and by 16 recycled Ritz vectors of the preconditioned SMS matrix besides.
+    "multilevel_ritz": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
+                                            "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=16"],
     # simrun's default subspace solve: U^T H U assembled and factorized (no subspace CG iterations).
     "multilevel_assembled": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=assembled"],
 }
@@ -291,7 +297,7 @@ def main():
                         help=f"multilevel: k-means partitions, i.e. SMS handles (default {PARTITIONS})")
     parser.add_argument("--pcg-max-iterations", type=int, default=100000, help="CG iterations per solve at most")
     parser.add_argument("--solvers", type=lambda s: s.split(","), default=SOLVERS,
-                        help="comma-separated, cholmod first (the reference state); default all: cholmod,pcg,multilevel,multilevel_deflated,multilevel_assembled")
+                        help="comma-separated, cholmod first (the reference state); default all: cholmod,pcg,multilevel,multilevel_deflated,multilevel_ritz,multilevel_assembled")
     parser.add_argument("--direction-tolerance", type=float, default=0.0,
                         help="the paper's Newton stop |d|/(h|V|) < X m/s for every solver (0: off, the default; "
                              "the paper uses 1e-3); the end states are then compared against SAME_STATE_PAPER_STOP "
@@ -378,6 +384,7 @@ def main():
     for variant in variants:
         how = {"multilevel": "the paper's matrix-free block-Jacobi PCG subspace solves",
                "multilevel_deflated": "matrix-free block-Jacobi PCG subspace solves, SMS PCG deflated by the affine field",
+               "multilevel_ritz": "matrix-free block-Jacobi PCG subspace solves, SMS PCG deflated by the affine field and 16 Ritz vectors",
                "multilevel_assembled": "assembled and factorized subspace matrices (no subspace CG)"}[variant]
         print(f"{variant} ({args.partitions} partitions, {how}, 20 fine Jacobi-PCG iterations); "
               "CG/solve = affine + SMS + fine per Newton iteration")
