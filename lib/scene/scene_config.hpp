@@ -246,7 +246,7 @@ struct SolverConfig {
   double subspace_tolerance = 1e-4;  ///< affine and SMS PCG relative residual
   bool assembled_subspace = true;    ///< subspace_products "assembled" (else matrix-free PCG)
   bool sms_deflation = true;         ///< matrix-free: sms_deflation "affine" (else "none")
-  int sms_ritz_vectors = 0;          ///< Ritz vectors beside the affine deflation space
+  int sms_ritz_vectors = 16;         ///< Ritz vectors beside the affine deflation space
   double jump_penalty = 0.0;         ///< material-interface heat weight (x softest E)
   double contrast_cap = 0.0;         ///< largest heat weight E / min E (0: no cap)
   int seed = 1;                      ///< k-means++ seed

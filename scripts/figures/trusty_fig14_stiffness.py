@@ -26,9 +26,9 @@ partition), the paper's block-Jacobi PCG in the affine and SMS spaces with produ
 iterations in the full space (the paper's value for all scenes but the kooshball), no cubature
 (the subspace products use the full elastic Hessian), "sms_deflation": "none" (the paper's plain
 PCG). Three variants with the same keys otherwise: multilevel_deflated, the SMS PCG deflated by
-each object's affine field ("sms_deflation": "affine", simrun's matrix-free default),
+each object's affine field ("sms_deflation": "affine", "sms_ritz_vectors": 0),
 multilevel_ritz, the same with 16 Ritz vectors recycled into the deflation space
-("sms_ritz_vectors": 16), and multilevel_assembled, simrun's default subspace solve (U^T H U assembled and factorized: no
+("sms_ritz_vectors": 16, simrun's matrix-free default), and multilevel_assembled, simrun's default subspace solve (U^T H U assembled and factorized: no
 subspace CG iterations, so its CG count is the polish's 20). Newton's stop is the same for all
 solvers (tolerance 1e-6 m/s with the step-size stop; the paper's |d_s| / (h |V|) < 1e-3 stop,
 "direction_tolerance", is off for all of them), so the three end states must agree.
@@ -104,11 +104,13 @@ MULTILEVEL_COMMON = ["--set", "/solver/type=multilevel", "--set", "/solver/fine_
                      "--set", "/solver/subspace_tolerance=1e-4", "--set", "/solver/jump_penalty=0", "--set", "/solver/seed=1"]
 MULTILEVEL = {
     # The paper's method: matrix-free block-Jacobi PCG in the affine and SMS spaces.
-    "multilevel": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free", "--set", "/solver/sms_deflation=none"],
-    # The same with the SMS PCG deflated by each object's affine field (simrun's matrix-free default).
+    "multilevel": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free", "--set", "/solver/sms_deflation=none",
+                                       "--set", "/solver/sms_ritz_vectors=0"],
+    # The same with the SMS PCG deflated by each object's affine field alone.
     "multilevel_deflated": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
-                                                "--set", "/solver/sms_deflation=affine"],
-    # ... and by 16 recycled Ritz vectors of the preconditioned SMS matrix besides.
+                                                "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=0"],
+    # ... and by 16 recycled Ritz vectors of the preconditioned SMS matrix besides (simrun's
+    # matrix-free default).
     "multilevel_ritz": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
                                             "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=16"],
     # simrun's default subspace solve: U^T H U assembled and factorized (no subspace CG iterations).
