@@ -144,7 +144,10 @@ PartitionFit fit_partition(const MatX3& rest, const MatX4i& tets, const std::vec
   // n_init = min(m, n) distinct tets, uniformly (a partial Fisher-Yates shuffle).
   std::vector<int> order(n);
   for (int k = 0; k < n; ++k) order[k] = k;
-  const int n_init = std::min(m, n);
+  // The sample's cap (settings.max_points); n when there is none or it is not below n.
+  const int cap = settings.max_points > 0 ? std::min(n, settings.max_points) : n;
+  const bool capped = cap < n;
+  const int n_init = std::min({m, n, cap});
   for (int i = 0; i < n_init; ++i) {
     const int j = i + std::min(n - i - 1, static_cast<int>(uniform01(rng) * (n - i)));
     std::swap(order[i], order[j]);
@@ -170,7 +173,9 @@ PartitionFit fit_partition(const MatX3& rest, const MatX4i& tets, const std::vec
     solution = solve_nnls(columns, system.b);
     if (solution.relative_residual <= settings.tolerance || static_cast<int>(chosen.size()) == n)
       break;
+    if (capped && static_cast<int>(chosen.size()) >= cap) break;  // a miss, by the cap
     if (fit.rounds >= settings.max_rounds) {
+      if (capped) break;
       add_all_remaining();
       continue;
     }
@@ -184,8 +189,10 @@ PartitionFit fit_partition(const MatX3& rest, const MatX4i& tets, const std::vec
         candidates.push_back(k);
         score.push_back(projection[k] * projection[k]);
       }
-    const std::vector<int> drawn = draw_proportional(score, batch, rng);
+    const std::vector<int> drawn =
+        draw_proportional(score, std::min(batch, cap - static_cast<int>(chosen.size())), rng);
     if (drawn.empty()) {
+      if (capped) break;
       add_all_remaining();
       continue;
     }
@@ -221,6 +228,8 @@ CubatureRule fit_cubature(const MatX3& rest, const MatX4i& tets,
               plural(handle_origins.rows(), "handle origin"));
   require(settings.tolerance > 0.0,
           "fit_cubature: tolerance must be > 0, got " + short_number(settings.tolerance));
+  require(settings.max_points >= 0,
+          "fit_cubature: max_points must be >= 0, got " + std::to_string(settings.max_points));
   require(settings.max_rounds >= 1,
           "fit_cubature: max_rounds must be >= 1, got " + std::to_string(settings.max_rounds));
   std::vector<std::vector<int>> members(num_partitions);

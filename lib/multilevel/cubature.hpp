@@ -16,6 +16,10 @@ struct CubatureSettings {
   bool weights_only = false;  ///< u = phi_h only (s = #handles) instead of phi_h * {1, dx, dy, dz}
   std::uint64_t seed = 1;     ///< residual-driven sampling (std::mt19937_64, own inverse-CDF draw)
   int max_rounds = 100;       ///< sampling rounds per partition; the last takes every element
+  /// Per partition, tets the fit may sample at most (so at most this many points); 0: no cap.
+  /// With a cap below a partition's tet count the last round does not take every element, and
+  /// the fit can miss the tolerance (partition_residual says by how much).
+  int max_points = 0;
 };
 
 /// Above this many functions s a partition falls back to weights-only functions (m grows as s^2).
@@ -42,7 +46,9 @@ struct CubatureRule {
 /// of p's tets (Eq. 19). Alg. 3: NNLS on min(m, #tets) random tets, then while the relative
 /// residual exceeds the tolerance add max(10, m / 10) tets drawn without replacement with
 /// probability proportional to (A_k . r)^2; when those vanish, or max_rounds is reached, all
-/// remaining tets enter (w = V is then an exact rule). A missed tolerance (only by rounding) is
+/// remaining tets enter (w = V is then an exact rule). With settings.max_points the sample
+/// never grows past the cap (the initial draw and every batch are cut to it, and no round takes
+/// every element): the fit stops there. A missed tolerance (by rounding, or under the cap) is
 /// recorded in partition_residual, not thrown. Deterministic for a seed (each partition draws
 /// from its own generator seeded by (seed, p)).
 /// `vertex_weights` is n_vertices x n_handles (phi_h(v)), `handle_origins` n_handles x 3.

@@ -206,13 +206,17 @@ void assemble_multilevel_bases(const MultilevelInput& in, MultilevelPrecompute& 
   for (int h = 0; h < result.handles; ++h)
     if (result.origin_vertex[h] >= 0) origin.row(h) = in.rest.row(result.origin_vertex[h]);
   result.bases = std::make_shared<MultilevelBases>();
-  result.bases->sms =
-      lbs_basis(in.rest, result.phi, origin, handle_lengths(in.rest, result.phi, origin),
-                in.full_to_free, in.num_free);
+  const VecX length = handle_lengths(in.rest, result.phi, origin);
+  result.bases->sms = lbs_basis(in.rest, result.phi, origin, length, in.full_to_free, in.num_free);
   const AffineHandles affine = affine_handles(in.rest, in.vertex_mass, result.object_of_vertex,
                                               result.objects, result.dirichlet_weight);
   result.bases->affine =
       lbs_basis(in.rest, affine.phi, affine.origin, affine.length, in.full_to_free, in.num_free);
+  std::vector<int> handle_object(result.handles, -1);
+  for (int h = 0; h < result.handles; ++h)
+    if (result.origin_vertex[h] >= 0)
+      handle_object[h] = result.object_of_vertex[result.origin_vertex[h]];
+  result.bases->affine_in_sms = affine_in_handles(origin, length, handle_object, affine);
   result.basis_seconds += basis_timer.seconds();
 }
 

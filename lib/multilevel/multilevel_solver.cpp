@@ -107,6 +107,7 @@ class SubspaceLevel {
         }
       }
     }
+    m_D = D;
     for (size_t h = 0; h < D.size(); ++h) {
       const Eigen::SelfAdjointEigenSolver<Mat12> eigen(D[h]);
       const Vec12 lambda = eigen.eigenvalues();
@@ -118,20 +119,75 @@ class SubspaceLevel {
     }
   }
 
+  /// Ritz vectors kept beside the affine coarse space (0: affine only).
+  void set_ritz_vectors(int count) { m_ritz_wanted = std::max(0, count); }
+
+  /// The coarse space of the deflated PCG: W = U^T H U Z and the (pseudo-)inverse of
+  /// E = Z^T W, from one product of H with the dense block U Z, where Z is the affine embedding
+  /// `affine` followed by the Ritz vectors harvested from the earlier solves (if any). An empty
+  /// `affine` turns deflation off; so does an E with a clearly negative eigenvalue (H
+  /// indefinite: the plain PCG then meets the negative curvature itself and reports it, as
+  /// without deflation).
+  void build_deflation(const RowSpMat& H, const MatX& affine) {
+    m_Z.resize(0, 0);
+    if (affine.size() == 0 || affine.rows() != size()) return;
+    MatX Z = affine;
+    m_affine_columns = static_cast<int>(affine.cols());
+    if (m_ritz.cols() > 0) {
+      Z.conservativeResize(Eigen::NoChange, affine.cols() + m_ritz.cols());
+      Z.rightCols(m_ritz.cols()) = m_ritz;
+    }
+    const MatX UZ = m_U * Z;
+    const MatX HUZ = H * UZ;
+    MatX W = m_U.transpose() * HUZ;
+    MatX E = Z.transpose() * W;
+    E = 0.5 * (E + E.transpose());
+    const Eigen::SelfAdjointEigenSolver<MatX> eigen(E);
+    const VecX lambda = eigen.eigenvalues();
+    const double scale = lambda.cwiseAbs().maxCoeff();
+    if (!(scale > 0.0) || lambda.minCoeff() < -1e-12 * scale) return;
+    VecX inverse = VecX::Zero(lambda.size());
+    for (Eigen::Index k = 0; k < lambda.size(); ++k)
+      if (lambda[k] > 1e-12 * scale) inverse[k] = 1.0 / lambda[k];
+    m_Einv = eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
+    m_W = std::move(W);
+    m_Z = std::move(Z);
+  }
+
   /// Block-Jacobi PCG on U^T H U q = U^T r (products U^T (H (U q)), never forming U^T H U);
   /// returns U q. Stops at the relative tolerance, the iteration cap, or at non-positive
-  /// curvature (keeping the iterate so far; `indefinite` is then set).
+  /// curvature (keeping the iterate so far; `indefinite` is then set). With a coarse space
+  /// (build_deflation) it is deflated PCG (Saad et al. 2000, Alg. 3.6): q starts at the coarse
+  /// solution Z E^-1 Z^T rhs, so the residual is orthogonal to Z, and every search direction is
+  /// made A-orthogonal to Z (p = z - Z E^-1 W^T z + beta p): CG then iterates on the spectrum
+  /// without the coarse space's eigenvalues.
   VecX solve(const RowSpMat& H, const VecX& r, double tolerance, int max_iterations,
-             int& iterations, bool& indefinite) const {
+             int& iterations, bool& indefinite) {
     const VecX rhs = m_U.transpose() * r;
     VecX q = VecX::Zero(rhs.size());
     const double target = tolerance * rhs.norm();
     iterations = 0;
     if (rhs.norm() == 0.0) return VecX::Zero(r.size());
     VecX residual = rhs;
-    VecX z = precondition(residual);
+    const bool deflate = m_Z.size() > 0;
+    if (deflate) {
+      const VecX coarse = m_Einv * (m_Z.transpose() * rhs);
+      q.noalias() = m_Z * coarse;
+      residual.noalias() -= m_W * coarse;
+    }
+    // The preconditioned residual, made A-orthogonal to the coarse space.
+    auto direction = [&](const VecX& res) {
+      VecX z = precondition(res);
+      if (deflate) z.noalias() -= m_Z * (m_Einv * (m_W.transpose() * z));
+      return z;
+    };
+    VecX z = direction(residual);
     VecX p = z;
     double rz = residual.dot(z);
+    // The search directions and their products, for the Ritz vectors (harvest_ritz).
+    const bool harvest = deflate && m_ritz_wanted > 0;
+    std::vector<VecX> directions, products;
+    bool curved = true;
     for (; iterations < max_iterations && residual.norm() > target; ++iterations) {
       const VecX Up = m_U * p;
       const VecX Ap = m_U.transpose() * (H * Up);
@@ -139,20 +195,74 @@ class SubspaceLevel {
       if (!(curvature > 0.0)) {
         // p = 0 (a residual in the blocks' null space) proves nothing about H.
         if (p.squaredNorm() > 0.0) indefinite = true;
+        curved = false;
         break;
+      }
+      if (harvest && static_cast<int>(directions.size()) < kRitzDirections) {
+        directions.push_back(p);
+        products.push_back(Ap);
       }
       const double alpha = rz / curvature;
       q.noalias() += alpha * p;
       residual.noalias() -= alpha * Ap;
-      z = precondition(residual);
+      z = direction(residual);
       const double rz_next = residual.dot(z);
       p = z + (rz_next / rz) * p;
       rz = rz_next;
     }
+    if (harvest && curved && !directions.empty()) harvest_ritz(directions, products);
     return m_U * q;
   }
 
  private:
+  /// Search directions a solve keeps for the Rayleigh-Ritz step.
+  static constexpr int kRitzDirections = 200;
+
+  /// The Ritz vectors of the lowest eigenvalues of the preconditioned subspace matrix,
+  /// A v = theta D v (D the block-Jacobi blocks), in span[V, P]: the Ritz vectors V of this
+  /// set-up's coarse space (A V is in W) and this solve's search directions P (A P recorded). The
+  /// directions of a deflated solve are A-orthogonal to the coarse space, so the vectors
+  /// approximate what it leaves: the body's softest non-affine motions (a thin plate's bending),
+  /// which set the deflated count on stiff thin bodies. Recycled into the next set-up's coarse
+  /// space (a form of eigCG, Stathopoulos and Orginos 2010, with the Rayleigh-Ritz step after the
+  /// solve).
+  void harvest_ritz(const std::vector<VecX>& directions, const std::vector<VecX>& products) {
+    const int previous = static_cast<int>(m_Z.cols()) - m_affine_columns;
+    const int columns = previous + static_cast<int>(directions.size());
+    MatX S(size(), columns), AS(size(), columns);
+    if (previous > 0) {
+      S.leftCols(previous) = m_Z.rightCols(previous);
+      AS.leftCols(previous) = m_W.rightCols(previous);
+    }
+    for (size_t k = 0; k < directions.size(); ++k) {
+      S.col(previous + k) = directions[k];
+      AS.col(previous + k) = products[k];
+    }
+    MatX DS(size(), columns);
+    for (size_t h = 0; h < m_D.size(); ++h)
+      DS.middleRows<12>(12 * h) = m_D[h] * S.middleRows<12>(12 * h);
+    MatX G = S.transpose() * AS, B = S.transpose() * DS;
+    G = 0.5 * (G + G.transpose());
+    B = 0.5 * (B + B.transpose());
+    // B-orthonormal basis of span S (dropping directions it cannot tell apart), then the
+    // ordinary eigenproblem of G in it.
+    const Eigen::SelfAdjointEigenSolver<MatX> metric(B);
+    const VecX mu = metric.eigenvalues();
+    const double cutoff = 1e-10 * mu.cwiseAbs().maxCoeff();
+    std::vector<int> kept;
+    for (Eigen::Index k = 0; k < mu.size(); ++k)
+      if (mu[k] > cutoff) kept.push_back(static_cast<int>(k));
+    if (kept.empty()) return;
+    MatX T(columns, static_cast<int>(kept.size()));
+    for (size_t k = 0; k < kept.size(); ++k)
+      T.col(k) = metric.eigenvectors().col(kept[k]) / std::sqrt(mu[kept[k]]);
+    const MatX reduced = T.transpose() * G * T;
+    const Eigen::SelfAdjointEigenSolver<MatX> ritz(0.5 * (reduced + reduced.transpose()));
+    const int count = std::min<int>(m_ritz_wanted, static_cast<int>(kept.size()));
+    m_ritz = S * (T * ritz.eigenvectors().leftCols(count));
+    for (int k = 0; k < count; ++k) m_ritz.col(k).normalize();
+  }
+
   VecX precondition(const VecX& r) const {
     VecX z(r.size());
     for (size_t h = 0; h < m_blocks.size(); ++h)
@@ -162,6 +272,11 @@ class SubspaceLevel {
 
   const RowSpMat& m_U;
   std::vector<Mat12> m_blocks;
+  std::vector<Mat12> m_D;    ///< the blocks themselves (the Ritz step's metric)
+  MatX m_Z, m_W, m_Einv;     ///< the deflated PCG's coarse space (empty: plain PCG)
+  int m_affine_columns = 0;  ///< Z's first columns: the affine embedding; the rest m_ritz
+  int m_ritz_wanted = 0;
+  MatX m_ritz;  ///< Ritz vectors from the earlier solves (kept across set-ups)
   Eigen::LLT<MatX> m_llt;
   Eigen::LDLT<MatX> m_ldlt;
   bool m_use_ldlt = false;
@@ -173,7 +288,9 @@ class MultilevelSolver final : public LinearSolver {
       : m_bases(std::move(bases)),
         m_settings(settings),
         m_affine(m_bases->affine),
-        m_sms(m_bases->sms) {}
+        m_sms(m_bases->sms) {
+    m_sms.set_ritz_vectors(m_settings.sms_ritz_vectors);
+  }
 
   Status factorize(const SpMat& A) override { return setup(A, nullptr, false, true); }
   /// As the PCG baseline: a non-positive diagonal entry proves A indefinite.
@@ -271,6 +388,10 @@ class MultilevelSolver final : public LinearSolver {
         level->build_preconditioner(subspace_matrix);
       }
     }
+    if (m_settings.products == MultilevelSolverSettings::Products::kMatrixFree &&
+        m_settings.sms_deflation == MultilevelSolverSettings::SmsDeflation::kAffine &&
+        m_sms.size() > 0)
+      m_sms.build_deflation(subspace_matrix, m_bases->affine_in_sms);
     m_stats.level_setup_seconds += preconditioner_timer.seconds();
     m_ready = true;
     m_stats.factor_seconds += timer.seconds();
@@ -279,7 +400,7 @@ class MultilevelSolver final : public LinearSolver {
 
   /// d += U q with q the level's Galerkin solution for the residual r; r -= H U q (H the
   /// subspace matrix).
-  void subspace_stage(const SubspaceLevel& level, int index, VecX& r, VecX& d) {
+  void subspace_stage(SubspaceLevel& level, int index, VecX& r, VecX& d) {
     if (level.size() == 0) return;
     const Timer timer;
     const RowSpMat& H = m_separate_subspace ? m_subspace_matrix : m_matrix;

@@ -15,6 +15,9 @@ namespace simrun {
 struct MultilevelBases {
   RowSpMat affine;  ///< U_a: 12 columns per object
   RowSpMat sms;     ///< U_s: 12 columns per handle
+  /// Z with U_s Z = U_a (subspace_basis.hpp affine_in_handles): the affine level in SMS
+  /// coefficients, the coarse space of the SMS PCG. Empty: none (no deflation).
+  MatX affine_in_sms;
 };
 
 struct MultilevelSolverSettings {
@@ -26,6 +29,21 @@ struct MultilevelSolverSettings {
   /// blocks coupling handles with overlapping support) and solved by CHOLMOD, the digest's
   /// few-core alternative (Sec. 2.3 [REC]); exact subspace solves, no subspace CG iterations.
   enum class Products { kMatrixFree, kAssembled } products = Products::kMatrixFree;
+  /// Matrix-free only: the SMS PCG's coarse space. kAffine: deflated PCG (Saad, Yeung, Erhel
+  /// and Guyomarc'h 2000) with Z = MultilevelBases::affine_in_sms, the exact embedding of each
+  /// object's affine field. Block-Jacobi leaves the near-rigid motions of a stiff body as a few
+  /// isolated eigenvalues near (M / h^2) / K, which keep CG iterating as E grows (on a thin
+  /// plate at E = 1e10: condition 2.3e6, 2.3e6 / 61 of it from those 6; docs/multilevel.md);
+  /// deflation solves them exactly with one 12 x 12 system per object and keeps the matrix-free
+  /// products. Costs 12 products H U_a per object and set-up. kNone: the paper's plain PCG.
+  enum class SmsDeflation { kNone, kAffine } sms_deflation = SmsDeflation::kAffine;
+  /// With kAffine: this many Ritz vectors of the lowest eigenvalues of the preconditioned SMS
+  /// matrix join the coarse space, harvested from each solve's search directions (together with
+  /// the previous ones) and used from the next Newton iteration on (k more columns in the
+  /// set-up's product H U Z). Aimed at what the affine field leaves: a stiff thin body's soft
+  /// bending modes. 0: the affine field only. 16 kept the 64k-tet plate of
+  /// trusty_fig14_stiffness.py flat within 1.4x from E = 1e6 to 1e10 (affine alone: 1.9x).
+  int sms_ritz_vectors = 16;
   /// Take the Newton matrix in parts (solve/hessian_parts.hpp: the cubature elastic Hessian in
   /// the subspace levels, the lagged one in the polish) instead of whole.
   bool hessian_parts = false;

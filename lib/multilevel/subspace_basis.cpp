@@ -61,4 +61,25 @@ AffineHandles affine_handles(const MatX3& rest, const VecX& mass,
   return handles;
 }
 
+MatX affine_in_handles(const MatX3& handle_origin, const VecX& handle_length,
+                       const std::vector<int>& handle_object, const AffineHandles& affine) {
+  const int handles = static_cast<int>(handle_origin.rows());
+  MatX Z = MatX::Zero(12 * handles, 12 * affine.origin.rows());
+  for (int h = 0; h < handles; ++h) {
+    const int o = handle_object[h];
+    if (o < 0) continue;
+    const double l_o = affine.length[o];
+    const Eigen::RowVector3d offset = (handle_origin.row(h) - affine.origin.row(o)) / l_o;
+    for (int c = 0; c < 3; ++c) {
+      const int row = 12 * h + 4 * c, col = 12 * o + 4 * c;
+      Z(row, col) = 1.0;
+      for (int k = 0; k < 3; ++k) {
+        Z(row, col + 1 + k) = offset[k];
+        Z(row + 1 + k, col + 1 + k) = handle_length[h] / l_o;
+      }
+    }
+  }
+  return Z;
+}
+
 }  // namespace simrun

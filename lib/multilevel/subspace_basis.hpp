@@ -29,4 +29,15 @@ AffineHandles affine_handles(const MatX3& rest, const VecX& mass,
                              const std::vector<int>& object_of_vertex, int num_objects,
                              const VecX& dirichlet_weight);
 
+/// Z (12 handles x 12 objects) with U_s Z = U_a: each object's affine level written in the
+/// coefficients of its SMS handles. Where the handles' weights sum to the affine weight
+/// (sum_h phi_h = 1 - phi_DBC, the SMS partition of unity, Eq. 11), the affine handle o's column
+/// 12 o + 4 c + k is reproduced by handle h (of object o) with translation entry
+/// [k = 0: 1, k > 0: (x_h - x_o)_k / l_o] and linear entry (k > 0) l_h / l_o, from
+/// (x - x_o) / l_o = (l_h / l_o) (x - x_h) / l_h + (x_h - x_o) / l_o. `handle_object[h]` is the
+/// object (affine handle) of handle h, -1 for a handle without weights (zero rows). The SMS
+/// PCG's coarse space (multilevel_solver.hpp, sms_deflation).
+MatX affine_in_handles(const MatX3& handle_origin, const VecX& handle_length,
+                       const std::vector<int>& handle_object, const AffineHandles& affine);
+
 }  // namespace simrun

@@ -58,6 +58,7 @@ MultilevelInput multilevel_input(const BuiltModel& built) {
 /// gets the points, the fit time and the worst partition residual.
 CachedCubature fit_scene_cubature(const MultilevelInput& input,
                                   const MultilevelPrecompute& precompute,
+                                  const CubatureSettings& settings,
                                   std::vector<std::string>& notes) {
   const Timer timer;
   MatX3 origin = MatX3::Zero(precompute.handles, 3);
@@ -65,7 +66,7 @@ CachedCubature fit_scene_cubature(const MultilevelInput& input,
     if (precompute.origin_vertex[h] >= 0)
       origin.row(h) = input.rest.row(precompute.origin_vertex[h]);
   const CubatureRule rule = fit_cubature(input.rest, input.tets, precompute.element_label,
-                                         precompute.handles, precompute.phi, origin, {});
+                                         precompute.handles, precompute.phi, origin, settings);
   const VecX volume = tet_volumes(input.rest, input.tets);
   CachedCubature fitted;
   fitted.weight = VecX::Zero(input.tets.rows());
@@ -73,12 +74,14 @@ CachedCubature fit_scene_cubature(const MultilevelInput& input,
     fitted.weight[rule.elements[k]] = rule.weights[k] / volume[rule.elements[k]];
   for (char f : rule.partition_weights_only_fallback) fitted.weights_only_partitions += f ? 1 : 0;
   fitted.worst_residual = rule.partition_residual.size() ? rule.partition_residual.maxCoeff() : 0.0;
-  char line[256];
+  const auto missed = (rule.partition_residual.array() > settings.tolerance).count();
+  char line[320];
   std::snprintf(line, sizeof line,
                 "multilevel: cubature %zu points (%.1f %% of the tets), fit %.2f s, worst "
-                "partition residual %.1e%s",
+                "partition residual %.1e (%ld of %ld partitions above the tolerance %.0e)%s",
                 rule.elements.size(), 100.0 * double(rule.elements.size()) / input.tets.rows(),
-                timer.seconds(), fitted.worst_residual,
+                timer.seconds(), fitted.worst_residual, static_cast<long>(missed),
+                static_cast<long>(rule.partition_residual.size()), settings.tolerance,
                 fitted.weights_only_partitions
                     ? (", " + std::to_string(fitted.weights_only_partitions) +
                        " partitions with too many functions fitted weights only")
@@ -90,10 +93,11 @@ CachedCubature fit_scene_cubature(const MultilevelInput& input,
 
 /// The cubature from the cache folder when it holds the rule for this input (`cache_file`
 /// empty: no cache), else fitted (and saved there).
-VecX scene_cubature(const MultilevelInput& input, const MultilevelPrecompute& precompute,
-                    const std::filesystem::path& cache_file, std::uint64_t hash,
-                    std::vector<std::string>& notes) {
-  if (cache_file.empty()) return fit_scene_cubature(input, precompute, notes).weight;
+CachedCubature scene_cubature(const MultilevelInput& input, const MultilevelPrecompute& precompute,
+                              const CubatureSettings& settings,
+                              const std::filesystem::path& cache_file, std::uint64_t hash,
+                              std::vector<std::string>& notes) {
+  if (cache_file.empty()) return fit_scene_cubature(input, precompute, settings, notes);
   std::string problem;
   std::optional<CachedCubature> cached =
       load_multilevel_cubature(cache_file, hash, static_cast<int>(input.tets.rows()), &problem);
@@ -107,16 +111,39 @@ VecX scene_cubature(const MultilevelInput& input, const MultilevelPrecompute& pr
                   static_cast<long>(points), 100.0 * double(points) / input.tets.rows(),
                   cached->worst_residual, cache_file.string().c_str());
     notes.push_back(line);
-    return cached->weight;
+    return *cached;
   }
-  const CachedCubature fitted = fit_scene_cubature(input, precompute, notes);
+  const CachedCubature fitted = fit_scene_cubature(input, precompute, settings, notes);
   try {
     save_multilevel_cubature(cache_file, hash, fitted);
     notes.push_back("multilevel: cubature saved to " + cache_file.string());
   } catch (const std::exception& e) {
     notes.push_back(std::string("multilevel: warning: ") + e.what() + " (continuing without)");
   }
-  return fitted.weight;
+  return fitted;
+}
+
+/// A rule that missed its tolerance (only possible under /solver/cubature_max_points, or by
+/// rounding): a logged warning with the residual and the rule kept ("continue"), or bad input
+/// before anything is simulated ("stop").
+void check_cubature_miss(const SceneConfig& scene, const CachedCubature& rule, double tolerance,
+                         std::vector<std::string>& notes) {
+  if (!(rule.worst_residual > tolerance)) return;
+  char residual[96];
+  std::snprintf(residual, sizeof residual, "worst partition residual %.2e above the tolerance %.0e",
+                rule.worst_residual, tolerance);
+  const std::string cap = scene.solver.cubature_max_points > 0
+                              ? " with at most " +
+                                    std::to_string(scene.solver.cubature_max_points) +
+                                    " points per partition (/solver/cubature_max_points)"
+                              : "";
+  require(!scene.solver.cubature_stop_on_miss,
+          scene.source.string() + ": /solver/cubature_on_miss: the cubature fit missed its " +
+              "tolerance" + cap + ": " + residual +
+              "; stopping as \"stop\" asks (\"continue\" keeps the rule it has; a larger or no " +
+              "cubature_max_points reaches the tolerance)");
+  notes.push_back("multilevel: warning: the cubature fit missed its tolerance" + cap + ": " +
+                  residual + "; continuing with the rule it has (/solver/cubature_on_miss)");
 }
 
 }  // namespace
@@ -146,14 +173,19 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   const MultilevelInput input = multilevel_input(built);
   std::optional<MultilevelPrecompute> weights;
   std::filesystem::path cache_file, cubature_file;
-  std::uint64_t hash = 0;
+  std::uint64_t hash = 0, cubature_hash = 0;
   std::string cache_note;
   if (!scene.solver.cache.empty()) {
     std::filesystem::path dir = scene.solver.cache;
     if (dir.is_relative()) dir = scene.source.parent_path() / dir;
     hash = multilevel_input_hash(input, settings);
     cache_file = multilevel_cache_file(dir, hash);
-    cubature_file = multilevel_cubature_file(dir, hash);
+    // A capped fit is another rule: its own file (uncapped rules keep their names).
+    cubature_hash = scene.solver.cubature_max_points > 0
+                        ? hash ^ (0x9e3779b97f4a7c15ULL *
+                                  static_cast<std::uint64_t>(scene.solver.cubature_max_points))
+                        : hash;
+    cubature_file = multilevel_cubature_file(dir, cubature_hash);
     std::string problem;
     weights = load_multilevel_cache(cache_file, hash, input, &problem);
     if (!problem.empty()) notes.push_back("multilevel cache: " + problem);
@@ -189,6 +221,10 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                              " edge hops)"));
   if (scene.solver.assembled_subspace)
     solver.products = MultilevelSolverSettings::Products::kAssembled;
+  solver.sms_deflation = scene.solver.sms_deflation
+                             ? MultilevelSolverSettings::SmsDeflation::kAffine
+                             : MultilevelSolverSettings::SmsDeflation::kNone;
+  solver.sms_ritz_vectors = scene.solver.sms_ritz_vectors;
   solver.hessian_parts = scene.solver.cubature || scene.solver.lag_elastic_hessian;
   solver.fine_residual = scene.solver.fine_residual_subspace
                              ? MultilevelSolverSettings::FineResidual::kSubspace
@@ -197,8 +233,14 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   std::shared_ptr<const MultilevelBases> bases = precompute->bases;
   MultilevelSolverSetup setup{[bases, solver] { return make_multilevel_solver(bases, solver); },
                               precompute, VecX()};
-  if (scene.solver.cubature)
-    setup.cubature_weight = scene_cubature(input, *precompute, cubature_file, hash, notes);
+  if (scene.solver.cubature) {
+    CubatureSettings cubature;
+    cubature.max_points = scene.solver.cubature_max_points;
+    const CachedCubature rule =
+        scene_cubature(input, *precompute, cubature, cubature_file, cubature_hash, notes);
+    check_cubature_miss(scene, rule, cubature.tolerance, notes);
+    setup.cubature_weight = rule.weight;
+  }
   return setup;
 }
 

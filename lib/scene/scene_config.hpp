@@ -245,6 +245,8 @@ struct SolverConfig {
   int fine_iterations = -1;          ///< full-space Jacobi-PCG polish iterations (-1: auto)
   double subspace_tolerance = 1e-4;  ///< affine and SMS PCG relative residual
   bool assembled_subspace = true;    ///< subspace_products "assembled" (else matrix-free PCG)
+  bool sms_deflation = true;         ///< matrix-free: sms_deflation "affine" (else "none")
+  int sms_ritz_vectors = 16;         ///< Ritz vectors beside the affine deflation space
   double jump_penalty = 0.0;         ///< material-interface heat weight (x softest E)
   double contrast_cap = 0.0;         ///< largest heat weight E / min E (0: no cap)
   int seed = 1;                      ///< k-means++ seed
@@ -252,10 +254,12 @@ struct SolverConfig {
   std::string basis = "sms";         ///< SMS weights, or "rbf", "biharmonic", "eigenmodes"
   std::string cache;                 ///< precomputation cache folder ("" = none), scene-relative
   bool cubature = false;             ///< the modal cubature elastic Hessian in the subspace levels
-  bool lag_elastic_hessian = false;  ///< the polish's elastic Hessian lagged (Sec. 2.5)
-  int lag_window = 3;                ///< line-search steps averaged by the lag trigger
-  double lag_threshold = 0.5;        ///< refresh when their mean falls below this
-  int lag_interval = 5;              ///< at most one refresh every this many iterations
+  int cubature_max_points = 0;       ///< per partition, at most (0: no cap)
+  bool cubature_stop_on_miss = false;   ///< cubature_on_miss "stop" (else "continue")
+  bool lag_elastic_hessian = false;     ///< the polish's elastic Hessian lagged (Sec. 2.5)
+  int lag_window = 3;                   ///< line-search steps averaged by the lag trigger
+  double lag_threshold = 0.5;           ///< refresh when their mean falls below this
+  int lag_interval = 5;                 ///< at most one refresh every this many iterations
   bool fine_residual_subspace = false;  ///< fine_residual "subspace" (else "lagged")
 };
 

@@ -294,6 +294,8 @@ SceneConfig scene_from_json(const json& j) {
       solver.at("fine_iterations").is_string() ? -1 : solver.at("fine_iterations").get<int>();
   c.solver.subspace_tolerance = solver.at("subspace_tolerance").get<double>();
   c.solver.assembled_subspace = solver.at("subspace_products").get<std::string>() == "assembled";
+  c.solver.sms_deflation = solver.at("sms_deflation").get<std::string>() == "affine";
+  c.solver.sms_ritz_vectors = solver.at("sms_ritz_vectors").get<int>();
   c.solver.jump_penalty = solver.at("jump_penalty").get<double>();
   c.solver.contrast_cap = solver.at("contrast_cap").get<double>();
   c.solver.seed = solver.at("seed").get<int>();
@@ -301,6 +303,8 @@ SceneConfig scene_from_json(const json& j) {
   c.solver.basis = solver.at("basis").get<std::string>();
   c.solver.cache = solver.at("cache").get<std::string>();
   c.solver.cubature = solver.at("cubature").get<bool>();
+  c.solver.cubature_max_points = solver.at("cubature_max_points").get<int>();
+  c.solver.cubature_stop_on_miss = solver.at("cubature_on_miss").get<std::string>() == "stop";
   c.solver.lag_elastic_hessian = solver.at("lag_elastic_hessian").get<bool>();
   c.solver.lag_window = solver.at("lag_window").get<int>();
   c.solver.lag_threshold = solver.at("lag_threshold").get<double>();

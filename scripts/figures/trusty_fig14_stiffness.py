@@ -24,7 +24,12 @@ not move the numbers): 16 initial k-means partitions (one SMS handle, 12 DOFs, p
 partition), the paper's block-Jacobi PCG in the affine and SMS spaces with products U^T (H (U q))
 ("subspace_products": "matrix_free", relative tolerance 1e-4), then 20 Jacobi-PCG polish
 iterations in the full space (the paper's value for all scenes but the kooshball), no cubature
-(the subspace products use the full elastic Hessian). Newton's stop is the same for all three
+(the subspace products use the full elastic Hessian), "sms_deflation": "none" (the paper's plain
+PCG). Three variants with the same keys otherwise: multilevel_deflated, the SMS PCG deflated by
+each object's affine field ("sms_deflation": "affine", "sms_ritz_vectors": 0),
+multilevel_ritz, the same with 16 Ritz vectors recycled into the deflation space
+("sms_ritz_vectors": 16, simrun's matrix-free default), and multilevel_assembled, simrun's default subspace solve (U^T H U assembled and factorized: no
+subspace CG iterations, so its CG count is the polish's 20). Newton's stop is the same for all
 solvers (tolerance 1e-6 m/s with the step-size stop; the paper's |d_s| / (h |V|) < 1e-3 stop,
 "direction_tolerance", is off for all of them), so the three end states must agree.
 
@@ -62,7 +67,7 @@ Newton iterations and step time against E), prints the table.
 usage: scripts/figures/trusty_fig14_stiffness.py [--simrun PATH] [--out DIR] [--quick]
            [--runs DIR] [--repeats N] [--timeout S] [--projection always|auto] [--target-tets N,N]
            [--body ball|plate] [--plate-thickness T] [--youngs E,E,...] [--partitions N]
-           [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel] [--direction-tolerance X]
+           [--pcg-max-iterations N] [--solvers cholmod,pcg,multilevel,...] [--direction-tolerance X]
            [--direction-norm l2_over_V|l2_over_sqrtV|inf] [--format png|pdf|svg[,...]]
 --body plate: a free plate 0.2 x 0.01 x 0.2 m (L / t = 20; --target-tets are box cells across,
 default 40: 16,000 tets) dropped flat from 5 cm instead of the ball, to test whether thin
@@ -88,13 +93,29 @@ import plotting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "trusty_fig14_ball.json")
-SOLVERS = ["cholmod", "pcg", "multilevel"]
-LABELS = {"cholmod": "IPC-direct (CHOLMOD)", "pcg": "IPC-PCG (Jacobi)", "multilevel": "multilevel (Trusty)"}
+SOLVERS = ["cholmod", "pcg", "multilevel", "multilevel_deflated", "multilevel_ritz", "multilevel_assembled"]
+LABELS = {"cholmod": "IPC-direct (CHOLMOD)", "pcg": "IPC-PCG (Jacobi)", "multilevel": "multilevel (Trusty, plain SMS PCG)",
+          "multilevel_deflated": "multilevel, affine-deflated SMS PCG",
+          "multilevel_ritz": "multilevel, SMS PCG deflated by the affine field + 16 Ritz vectors",
+          "multilevel_assembled": "multilevel, assembled subspace solves"}
 # The multilevel solver's settings, all explicit (see the docstring).
 PARTITIONS = 16
-MULTILEVEL = ["--set", "/solver/fine_iterations=20",
-              "--set", "/solver/subspace_products=matrix_free", "--set", "/solver/subspace_tolerance=1e-4",
-              "--set", "/solver/jump_penalty=0", "--set", "/solver/seed=1"]
+MULTILEVEL_COMMON = ["--set", "/solver/type=multilevel", "--set", "/solver/fine_iterations=20",
+                     "--set", "/solver/subspace_tolerance=1e-4", "--set", "/solver/jump_penalty=0", "--set", "/solver/seed=1"]
+MULTILEVEL = {
+    # The paper's method: matrix-free block-Jacobi PCG in the affine and SMS spaces.
+    "multilevel": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free", "--set", "/solver/sms_deflation=none",
+                                       "--set", "/solver/sms_ritz_vectors=0"],
+    # The same with the SMS PCG deflated by each object's affine field alone.
+    "multilevel_deflated": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
+                                                "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=0"],
+    # ... and by 16 recycled Ritz vectors of the preconditioned SMS matrix besides (simrun's
+    # matrix-free default).
+    "multilevel_ritz": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
+                                            "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=16"],
+    # simrun's default subspace solve: U^T H U assembled and factorized (no subspace CG iterations).
+    "multilevel_assembled": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=assembled"],
+}
 ML_LEVELS = ["affine", "sms", "fine"]
 FLAT = 2.0  # the paper's "consistently 100-200": max / min within 2x counts as flat
 PAPER_RANGE = (1e6, 1e10)
@@ -210,11 +231,13 @@ def measure(runner, tets, young, repeats, solvers):
     result = {}
     for solver in solvers:
         walls, counters, rc, message, stats, energy = [], set(), 0, "", {}, {}
-        extra = MULTILEVEL + ["--set", f"/solver/partitions={runner.partitions}"] if solver == "multilevel" else []
+        multilevel = solver.startswith("multilevel")
+        extra = (MULTILEVEL[solver] + ["--set", f"/solver/partitions={runner.partitions}"] if multilevel
+                 else ["--set", f"/solver/type={solver}"])
         for rep in range(repeats):
             name = f"step_t{tets}_E{young:g}_{solver}_{rep}"
             rc, message, stats, energy = runner.run(name, tets, young,
-                                                    start + ["--steps", str(step), "--set", f"/solver/type={solver}"] + extra)
+                                                    start + ["--steps", str(step)] + extra)
             if rc != 0 or not stats or int(stats["step"]) != step:
                 break
             walls.append(float(stats["wall_s"]))
@@ -231,7 +254,7 @@ def measure(runner, tets, young, repeats, solvers):
                        min_distance=float(stats["min_distance"]), residual=float(stats["residual"]), kappa=float(stats["barrier_stiffness"]),
                        capped=solver == "pcg" and cg >= runner.pcg_cap,
                        **{c: float(energy[c]) for c in ENERGY_COLUMNS + ["total"]})
-            if solver == "multilevel":
+            if multilevel:
                 row["handles"] = handles(folder)
                 for level in ML_LEVELS:
                     row[f"ml_{level}_iters"] = int(float(stats[f"ml_{level}_iters"]))
@@ -276,7 +299,7 @@ def main():
                         help=f"multilevel: k-means partitions, i.e. SMS handles (default {PARTITIONS})")
     parser.add_argument("--pcg-max-iterations", type=int, default=100000, help="CG iterations per solve at most")
     parser.add_argument("--solvers", type=lambda s: s.split(","), default=SOLVERS,
-                        help="comma-separated, cholmod first (the reference state); default cholmod,pcg,multilevel")
+                        help="comma-separated, cholmod first (the reference state); default all: cholmod,pcg,multilevel,multilevel_deflated,multilevel_ritz,multilevel_assembled")
     parser.add_argument("--direction-tolerance", type=float, default=0.0,
                         help="the paper's Newton stop |d|/(h|V|) < X m/s for every solver (0: off, the default; "
                              "the paper uses 1e-3); the end states are then compared against SAME_STATE_PAPER_STOP "
@@ -359,14 +382,19 @@ def main():
         print(f"{a.get('tets') or '-':>6} {young:>7.0e} {a['h_omega1']:>7.3g} {a['step']:>3} {pairs:>5} | "
               f"{cell(a, 'newton', 'd'):>6} {cell(a, 'wall_s', '.3f'):>9} | {cell(b, 'newton', 'd'):>6} "
               f"{cg:>9} {cell(b, 'wall_s', '.3f'):>9} | {ratio:>10} {diff_cell(b):>11}{note}")
-    if "multilevel" in solvers:
-        print(f"multilevel ({args.partitions} partitions, matrix-free block-Jacobi PCG subspace solves, 20 fine Jacobi-PCG iterations); "
+    variants = [s for s in solvers if s.startswith("multilevel")]
+    for variant in variants:
+        how = {"multilevel": "the paper's matrix-free block-Jacobi PCG subspace solves",
+               "multilevel_deflated": "matrix-free block-Jacobi PCG subspace solves, SMS PCG deflated by the affine field",
+               "multilevel_ritz": "matrix-free block-Jacobi PCG subspace solves, SMS PCG deflated by the affine field and 16 Ritz vectors",
+               "multilevel_assembled": "assembled and factorized subspace matrices (no subspace CG)"}[variant]
+        print(f"{variant} ({args.partitions} partitions, {how}, 20 fine Jacobi-PCG iterations); "
               "CG/solve = affine + SMS + fine per Newton iteration")
         print(f"{'tets':>6} {'E [Pa]':>7} {'handles':>7} | {'newton':>6} {'CG/solve':>8} {'affine':>6} {'SMS':>6} "
               f"{'fine':>5} | {'wall [s]':>9} {'SMS [s]':>8} {'fine [s]':>8} {'setup [s]':>9} | {'ml/direct':>9} "
               f"{'pcg/ml':>7} {'energy diff':>11}")
         for (tets, young), group in by_key.items():
-            a, m, b = group["cholmod"], group["multilevel"], group.get("pcg", missing)
+            a, m, b = group["cholmod"], group[variant], group.get("pcg", missing)
             vs_direct = f"{m['wall_s'] / a['wall_s']:.2f}" if a["ok"] and m["ok"] else "-"
             vs_pcg = f"{b['wall_s'] / m['wall_s']:.2f}" if b["ok"] and m["ok"] else "-"
             note = "" if m["deterministic"] else "  (counters differ between repeats)"
@@ -417,18 +445,18 @@ def main():
         ok_pairs = [p for p in by_key.values() if p["cholmod"]["ok"] and p["pcg"]["ok"]]
         faster = sum(p["cholmod"]["wall_s"] < p["pcg"]["wall_s"] for p in ok_pairs)
         print(f"  IPC-direct is faster than IPC-PCG in {faster} of {len(ok_pairs)} cases")
-    if "multilevel" in solvers:
+    for variant in variants:
         for tets in meshes:
-            ml = [by_key[(tets, y)]["multilevel"] for y in in_range]
+            ml = [by_key[(tets, y)][variant] for y in in_range]
             done = [r for r in ml if r["ok"]]
             if len(done) < len(ml):
-                print(f"  {ml[0].get('tets')} tets: {len(ml) - len(done)} multilevel run(s) in the paper's E range "
+                print(f"  {ml[0].get('tets')} tets: {len(ml) - len(done)} {variant} run(s) in the paper's E range "
                       f"did not finish: flatness over the {len(done)} that did")
             if len(done) >= 2:
                 per_solve = [r["cg_per_solve"] for r in done]
                 ratio = max(per_solve) / min(per_solve)
                 flat = ratio <= FLAT
-                line = (f"  {'yes' if flat else 'NO '}  multilevel CG/solve flat within {FLAT:g}x over E = "
+                line = (f"  {'yes' if flat else 'NO '}  {variant} CG/solve flat within {FLAT:g}x over E = "
                         f"{done[0]['E']:g} ... {done[-1]['E']:g} on {ml[0].get('tets')} tets: {min(per_solve):.0f} .. "
                         f"{max(per_solve):.0f}, max/min {ratio:.2f}")
                 if "pcg" in solvers:
@@ -436,13 +464,16 @@ def main():
                     if all(p["ok"] for p in pcg):
                         pcg_ratio = max(p["cg_per_solve"] for p in pcg) / min(p["cg_per_solve"] for p in pcg)
                         line += f" (IPC-PCG over the same E: max/min {pcg_ratio:.2f})"
+                sms = [r["ml_sms_per_solve"] for r in done]
+                if min(sms) > 0:
+                    line += f"; its SMS level {min(sms):.0f} .. {max(sms):.0f}, max/min {max(sms) / min(sms):.2f}"
                 print(line)
             top = by_key[(tets, in_range[-1])]
-            if "pcg" in solvers and top["pcg"]["ok"] and top["multilevel"]["ok"]:
-                print(f"  {top['cholmod'].get('tets')} tets, E = {in_range[-1]:g}: IPC-PCG / multilevel time "
-                      f"{top['pcg']['wall_s'] / top['multilevel']['wall_s']:.2f} (paper: up to 40), CG per solve "
-                      f"{top['pcg']['cg_per_solve']:.0f} vs {top['multilevel']['cg_per_solve']:.0f}; "
-                      f"multilevel / IPC-direct time {top['multilevel']['wall_s'] / top['cholmod']['wall_s']:.2f}")
+            if "pcg" in solvers and top["pcg"]["ok"] and top[variant]["ok"]:
+                print(f"  {top['cholmod'].get('tets')} tets, E = {in_range[-1]:g}: IPC-PCG / {variant} time "
+                      f"{top['pcg']['wall_s'] / top[variant]['wall_s']:.2f} (paper: up to 40), CG per solve "
+                      f"{top['pcg']['cg_per_solve']:.0f} vs {top[variant]['cg_per_solve']:.0f}; "
+                      f"{variant} / IPC-direct time {top[variant]['wall_s'] / top['cholmod']['wall_s']:.2f}")
     for text in failures:
         print(f"  FAILED: {text}")
 
@@ -457,7 +488,7 @@ def main():
                 index = len(SOLVERS) * mi + SOLVERS.index(solver)
                 style = plotting.curve_style(index, len(youngs), series=len(SOLVERS) * len(meshes))
                 style["markevery"] = 1
-                if solver == "multilevel":
+                if solver.startswith("multilevel"):
                     style["linestyle"] = "--"
                 xs = [r["E"] for r in ok]
                 if solver != "cholmod":

@@ -58,7 +58,7 @@ from trusty_one_step_error import PAPER_STOP, ROOT, Stepper, compare
 IMPACT = (os.path.join(ROOT, "scenes", "trusty_fig8_impact.json"), 1)
 SPIKE = (os.path.join(ROOT, "scenes", "ipc_ball_on_spike.json"), 20)
 ML = ["/solver/type=multilevel", "/solver/subspace_products=matrix_free", "/solver/subspace_tolerance=1e-4",
-      "/solver/jump_penalty=0", "/solver/seed=1"]
+      "/solver/sms_deflation=none", "/solver/sms_ritz_vectors=0", "/solver/jump_penalty=0", "/solver/seed=1"]
 
 
 class Case:

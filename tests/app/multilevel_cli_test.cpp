@@ -156,17 +156,21 @@ TEST(MultilevelCli, CubatureAndLaggedElasticHessianTakeTheSameStepsWithFewerAsse
 
 TEST(MultilevelCli, RefusesScenesItCannotServeNamingThePointer) {
   TempDir tmp;
-  json explicit_scene = refined(cli::contact_drop_scene("si"));
-  explicit_scene.erase("contact");  // contact would refuse si first
-  explicit_scene["solver"]["type"] = "multilevel";
+  // Integrators that solve no incremental potential: the linearly implicit si, and the explicit
+  // ones (issue 10's bad input: a multilevel solver on an explicit integrator).
+  std::vector<std::pair<json, std::string>> cases;
+  for (const char* integrator : {"si", "fe", "verlet", "symplectic_euler"}) {
+    json explicit_scene = refined(cli::contact_drop_scene(integrator));
+    explicit_scene.erase("contact");  // contact would refuse these integrators first
+    explicit_scene["solver"]["type"] = "multilevel";
+    cases.emplace_back(explicit_scene,
+                       "'be' and 'bdf2'; the integrator is '" + std::string(integrator) + "'");
+  }
   json release = refined(cli::contact_drop_scene("be"));
   release["solver"]["type"] = "multilevel";
   release["objects"][0]["dirichlet"] =
       json::parse(R"([{ "select": { "vertices": [0, 1] }, "release_step": 5 }])");
-  const std::vector<std::pair<json, std::string>> cases = {
-      {explicit_scene, "'be' and 'bdf2'"},
-      {release, "releases Dirichlet"},
-  };
+  cases.emplace_back(release, "releases Dirichlet");
   for (const auto& [scene, expected] : cases) {
     const auto file = tmp.write("bad.json", scene);
     const Result r = cli::run({"run", file.string(), "-o", (tmp / "out").string(), "--force"});
@@ -174,6 +178,52 @@ TEST(MultilevelCli, RefusesScenesItCannotServeNamingThePointer) {
     EXPECT_NE(r.err.find("/solver/type"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
   }
+}
+
+TEST(MultilevelCli, ACubatureFitThatMissesItsToleranceContinuesOrStopsAsAsked) {
+  // Issue 10's bad input: a cubature fit that does not reach its tolerance. Three points per
+  // partition cannot integrate the moments of the handles overlapping it (45 rows for two
+  // handles, 1 + 4h + 4h(4h + 1)/2), so the fit misses; "continue" runs with the rule and logs the
+  // residual, "stop" is bad input before anything is simulated (exit 1, no output folder).
+  TempDir tmp;
+  const auto file = tmp.write("drop.json", refined(cli::contact_drop_scene("be")));
+  const std::vector<std::string> capped = {"--set", "/solver/type=\"multilevel\"",
+                                           "--set", "/solver/partitions=4",
+                                           "--set", "/solver/cubature=true",
+                                           "--set", "/solver/cubature_max_points=3",
+                                           "--set", "/time/steps=2"};
+  std::vector<std::string> args = {"run", file.string(), "-o", (tmp / "continue").string()};
+  args.insert(args.end(), capped.begin(), capped.end());
+  const Result go = cli::run(args);
+  ASSERT_EQ(go.code, 0) << go.describe();
+  std::string log;
+  for (const auto& line : cli::lines(tmp / "continue" / "simrun.log")) log += line + "\n";
+  EXPECT_NE(log.find("warning: the cubature fit missed its tolerance with at most 3 points"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("worst partition residual"), std::string::npos) << log;
+  EXPECT_NE(log.find("partitions above the tolerance"), std::string::npos) << log;
+
+  args = {"run", file.string(), "-o", (tmp / "stop").string()};
+  args.insert(args.end(), capped.begin(), capped.end());
+  args.insert(args.end(), {"--set", "/solver/cubature_on_miss=\"stop\""});
+  const Result stop = cli::run(args);
+  EXPECT_EQ(stop.code, 1) << stop.describe();
+  EXPECT_NE(stop.err.find("/solver/cubature_on_miss"), std::string::npos) << stop.err;
+  EXPECT_NE(stop.err.find("worst partition residual"), std::string::npos) << stop.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "stop"));
+
+  // Without the cap the fit reaches its tolerance and "stop" has nothing to stop.
+  args = {"run",   file.string(),
+          "-o",    (tmp / "uncapped").string(),
+          "--set", "/solver/type=\"multilevel\"",
+          "--set", "/solver/partitions=4",
+          "--set", "/solver/cubature=true",
+          "--set", "/solver/cubature_on_miss=\"stop\"",
+          "--set", "/time/steps=2"};
+  const Result fine = cli::run(args);
+  EXPECT_EQ(fine.code, 0) << fine.describe();
+  EXPECT_EQ(fine.err.find("missed its tolerance"), std::string::npos) << fine.err;
 }
 
 TEST(MultilevelCli, ThePapersDirectionStopEndsStepsEarlierAndStaysClose) {

@@ -225,6 +225,32 @@ TEST(Cubature, SingleRoundTakesEveryRemainingElement) {
   }
 }
 
+TEST(Cubature, APointCapCanMissTheToleranceAndSaysByHowMuch) {
+  // Bad input of issue 10: a fit that cannot reach its tolerance. Each slab meets 3-4 hat
+  // handles, so its moment system has m = 1 + 4h + 4h(4h + 1)/2 >= 91 rows; 8 points cannot
+  // integrate them all, and the rule keeps what it has, recording the residual.
+  const HatScene scene;
+  CubatureSettings capped;
+  capped.max_points = 8;
+  const CubatureRule rule = fit_cubature(scene.mesh.vertices, scene.mesh.tets, scene.label, 4,
+                                         scene.phi, scene.origins, capped);
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_LE(rule.partition_points[p], 8) << "partition " << p;
+    EXPECT_GT(rule.partition_points[p], 0) << "partition " << p;
+    EXPECT_GT(rule.partition_residual[p], 1e-9) << "partition " << p;
+    EXPECT_LT(rule.partition_residual[p], 1.0) << "partition " << p;  // better than no rule
+  }
+  // A cap at or above the partition's tet count is no cap: the fit reaches the tolerance.
+  capped.max_points = scene.mesh.num_tets();
+  const CubatureRule loose = fit_cubature(scene.mesh.vertices, scene.mesh.tets, scene.label, 4,
+                                          scene.phi, scene.origins, capped);
+  for (int p = 0; p < 4; ++p) EXPECT_LE(loose.partition_residual[p], 1e-9) << "partition " << p;
+  capped.max_points = -1;
+  EXPECT_THROW(fit_cubature(scene.mesh.vertices, scene.mesh.tets, scene.label, 4, scene.phi,
+                            scene.origins, capped),
+               InputError);
+}
+
 TEST(Cubature, EmptyPartitionGetsNoPoints) {
   const HatScene scene;
   const CubatureRule rule = fit_cubature(scene.mesh.vertices, scene.mesh.tets, scene.label, 5,

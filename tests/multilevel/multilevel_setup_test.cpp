@@ -55,6 +55,34 @@ TEST(MultilevelSetup, EachObjectGetsItsOwnPartitionsAndAffineHandle) {
   EXPECT_EQ(automatic_fine_iterations(p), 20);  // a few hops: closer to 20 than to 40
 }
 
+TEST(MultilevelSetup, TheAffineLevelIsExactlyInTheSmsSpanWithAndWithoutFixedVertices) {
+  // U_s Z = U_a (subspace_basis.hpp affine_in_handles): the SMS PCG's deflation space is each
+  // object's affine level, also where Dirichlet-aware weights make it 1 - phi_DBC.
+  for (bool fixed : {false, true}) {
+    MultilevelInput in = two_boxes(4);
+    const int n = static_cast<int>(in.rest.rows());
+    if (fixed) {  // the face x = 0 of the first box
+      int free = 0;
+      for (int v = 0; v < n; ++v) {
+        in.fixed[v] = v < n / 2 && in.rest(v, 0) < 1e-9;
+        for (int c = 0; c < 3; ++c) in.full_to_free[3 * v + c] = in.fixed[v] ? -1 : free++;
+      }
+      in.num_free = free;
+    }
+    MultilevelSetupSettings settings;
+    settings.partitions = 8;
+    const MultilevelPrecompute p = build_multilevel(in, settings);
+    const MultilevelBases& b = *p.bases;
+    ASSERT_EQ(b.affine_in_sms.rows(), b.sms.cols());
+    ASSERT_EQ(b.affine_in_sms.cols(), b.affine.cols());
+    const MatX reproduced = b.sms * b.affine_in_sms;
+    const MatX affine = MatX(b.affine);
+    // Rounding only: entries are O(1) sums of a few products.
+    EXPECT_LT((reproduced - affine).cwiseAbs().maxCoeff(), 1e-12) << "fixed " << fixed;
+    EXPECT_GT(affine.cwiseAbs().maxCoeff(), 0.5);
+  }
+}
+
 TEST(MultilevelSetup, MorePartitionsThanVerticesAreCutAndSaidSo) {
   const MultilevelInput in = two_boxes(1);  // 8 vertices, 6 tets per box
   MultilevelSetupSettings settings;

@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <Eigen/SparseCholesky>
 
+#include "fem/tet_elements.hpp"
 #include "mesh/box.hpp"
 #include "multilevel/handle_weights.hpp"
+#include "multilevel/multilevel_setup.hpp"
 #include "multilevel/scalar_operators.hpp"
 
 namespace simrun {
@@ -160,6 +163,190 @@ TEST(MultilevelSolver, AssembledSubspaceSolvesEqualTheMatrixFreeOnesAtTightToler
     solver->solve(p.b, d[k++]);
   }
   EXPECT_LT((d[0] - d[1]).norm(), 1e-8 * d[1].norm());
+}
+
+/// A free thin plate, 1 x 0.0125 x 1 m (L / t = 80, as trusty_fig14_stiffness.py --body plate),
+/// 16 x 2 x 16 cells: the linear-elastic stiffness at E = 1 Pa (nu = 0.4), the lumped mass over
+/// h^2 (rho = 1000, h = 0.01 s), the multilevel bases of 16 partitions, and a load (gravity and
+/// a push up at one corner, as a first contact).
+struct PlateProblem {
+  SpMat K1, mass;  // full (both triangles)
+  MultilevelPrecompute precompute;
+  /// The SMS level alone (no affine level before it), with its deflation space: its PCG then
+  /// sees the right-hand side's affine part, as it does in the solver when the affine level
+  /// leaves one of rounding size (on trusty_fig14_stiffness.py's 16k-tet plate at E = 1e10, half
+  /// the SMS right-hand side of the contact step's first Newton iteration).
+  std::shared_ptr<MultilevelBases> sms_only;
+  VecX b;
+  SpMat newton_matrix(double E) const { return SpMat(mass + E * K1); }
+};
+
+PlateProblem make_plate() {
+  const TetMesh mesh = make_box(Vec3(0.2, 0.0025, 0.2), Eigen::Vector3i(16, 2, 16), 6);
+  const int n = mesh.num_vertices();
+  const TetElements el = precompute_tet_elements(mesh.vertices, mesh.tets);
+  const double nu = 0.4, mu = 1.0 / (2.0 * (1.0 + nu)), lambda = nu / ((1.0 + nu) * (1.0 - 2 * nu));
+  std::vector<Eigen::Triplet<double, int>> entries;
+  for (int e = 0; e < el.size(); ++e) {
+    const TetGradients& G = el.grad[e];
+    // Isotropic linear elasticity: K_ab(i, k) = V (lambda G_ai G_bk + mu G_ak G_bi
+    // + mu delta_ik G_a . G_b).
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int i = 0; i < 3; ++i)
+          for (int k = 0; k < 3; ++k) {
+            const double value =
+                el.volume[e] * (lambda * G(a, i) * G(b, k) + mu * G(a, k) * G(b, i) +
+                                (i == k ? mu * G.row(a).dot(G.row(b)) : 0.0));
+            entries.emplace_back(3 * mesh.tets(e, a) + i, 3 * mesh.tets(e, b) + k, value);
+          }
+  }
+  PlateProblem p;
+  p.K1.resize(3 * n, 3 * n);
+  p.K1.setFromTriplets(entries.begin(), entries.end());
+  const VecX mass = 1000.0 * lumped_vertex_volume(mesh.vertices, mesh.tets);
+  entries.clear();
+  for (int v = 0; v < n; ++v)
+    for (int c = 0; c < 3; ++c) entries.emplace_back(3 * v + c, 3 * v + c, mass[v] / 1e-4);
+  p.mass.resize(3 * n, 3 * n);
+  p.mass.setFromTriplets(entries.begin(), entries.end());
+
+  MultilevelInput in;
+  in.rest = mesh.vertices;
+  in.tets = mesh.tets;
+  in.youngs = VecX::Constant(mesh.num_tets(), 1.0);
+  in.material.assign(mesh.num_tets(), 0);
+  in.tet_offset = {0, mesh.num_tets()};
+  in.fixed.assign(n, false);
+  in.vertex_mass = mass;
+  in.full_to_free.resize(3 * n);
+  for (int i = 0; i < 3 * n; ++i) in.full_to_free[i] = i;
+  in.num_free = 3 * n;
+  MultilevelSetupSettings settings;
+  settings.partitions = 16;
+  p.precompute = build_multilevel(in, settings);
+  p.sms_only = std::make_shared<MultilevelBases>(*p.precompute.bases);
+  p.sms_only->affine.resize(3 * n, 0);
+  p.b = VecX::Zero(3 * n);
+  for (int v = 0; v < n; ++v) {
+    p.b[3 * v + 1] = -9.81 * mass[v];
+    if (mesh.vertices(v, 0) < 0.02 && mesh.vertices(v, 2) < 0.02 && mesh.vertices(v, 1) < 1e-9)
+      p.b[3 * v + 1] += 2.0;
+  }
+  return p;
+}
+
+/// SMS PCG iterations of one matrix-free solve (no polish) and its direction.
+int sms_iterations(const PlateProblem& p, double E,
+                   MultilevelSolverSettings::SmsDeflation deflation, double tolerance,
+                   VecX* direction = nullptr) {
+  MultilevelSolverSettings settings;
+  settings.products = MultilevelSolverSettings::Products::kMatrixFree;
+  settings.sms_deflation = deflation;
+  settings.subspace_tolerance = tolerance;
+  settings.fine_iterations = 0;
+  auto solver = make_multilevel_solver(p.sms_only, settings);
+  EXPECT_EQ(solver->factorize(p.newton_matrix(E)), Status::kSuccess);
+  VecX d;
+  solver->solve(p.b, d);
+  if (direction) *direction = d;
+  return solver->stats().level_iterations[1];
+}
+
+TEST(MultilevelSolver, AffineDeflationKeepsTheSmsIterationsFlatFromSoftToStiff) {
+  // Trusty et al. Fig. 14's claim on a thin plate: block-Jacobi leaves the six rigid motions,
+  // whose curvature is only the mass M / h^2, as isolated eigenvalues E-times smaller than the
+  // elastic ones, and the plain SMS PCG iterates longer as E grows; deflating each object's
+  // affine field (which the SMS space reproduces exactly) solves them exactly.
+  const PlateProblem p = make_plate();
+  using D = MultilevelSolverSettings::SmsDeflation;
+  const int plain_soft = sms_iterations(p, 1e6, D::kNone, 1e-4);
+  const int plain_stiff = sms_iterations(p, 1e10, D::kNone, 1e-4);
+  const int deflated_soft = sms_iterations(p, 1e6, D::kAffine, 1e-4);
+  const int deflated_stiff = sms_iterations(p, 1e10, D::kAffine, 1e-4);
+  // Measured: plain 63 -> 179 (2.8x), deflated 38 -> 47 (1.24x). The bounds are the issue's
+  // "flat within 2x" and its premise; a deflation that did nothing would fail the second.
+  EXPECT_GT(plain_stiff, 2 * plain_soft) << "the premise: the plain PCG grows with E";
+  EXPECT_LE(deflated_stiff, 2 * deflated_soft)
+      << deflated_soft << " -> " << deflated_stiff << " (plain " << plain_soft << " -> "
+      << plain_stiff << ")";
+  EXPECT_LT(deflated_stiff, plain_stiff);
+}
+
+TEST(MultilevelSolver, AffineDeflationConvergesToTheSameSubspaceDirection) {
+  // Deflation changes how the SMS system is solved, not which: at a tight tolerance the deflated
+  // PCG, the plain one and the assembled exact solve give the same direction.
+  const PlateProblem p = make_plate();
+  using D = MultilevelSolverSettings::SmsDeflation;
+  for (double E : {1e6, 1e10}) {
+    VecX plain, deflated, exact;
+    sms_iterations(p, E, D::kNone, 1e-12, &plain);
+    sms_iterations(p, E, D::kAffine, 1e-12, &deflated);
+    MultilevelSolverSettings settings;
+    settings.products = MultilevelSolverSettings::Products::kAssembled;
+    settings.fine_iterations = 0;
+    auto solver = make_multilevel_solver(p.precompute.bases, settings);
+    ASSERT_EQ(solver->factorize(p.newton_matrix(E)), Status::kSuccess);
+    solver->solve(p.b, exact);
+    // The assembled matrix carries a 1e-12 relative diagonal shift and the stiff system's
+    // condition reaches ~1e6: agreement to ~1e-6 is what rounding allows.
+    EXPECT_LT((deflated - exact).norm(), 1e-6 * exact.norm()) << "E " << E;
+    EXPECT_LT((plain - exact).norm(), 1e-6 * exact.norm()) << "E " << E;
+    // At the solver's default tolerance the deflated direction is as close in the energy norm
+    // as the plain one's tolerance promises.
+    VecX loose;
+    sms_iterations(p, E, D::kAffine, 1e-4, &loose);
+    const SpMat H = p.newton_matrix(E);
+    const VecX e = loose - exact;
+    EXPECT_LT(std::sqrt(e.dot(H * e) / exact.dot(H * exact)), 1e-2) << "E " << E;
+  }
+}
+
+TEST(MultilevelSolver, RitzVectorsOfEarlierSolvesCutTheStiffCountFurther) {
+  // sms_ritz_vectors: the lowest Ritz vectors of one solve join the next set-up's deflation
+  // space. On the stiff plate the affine field leaves the soft bending modes; with 16 Ritz
+  // vectors the next solve (another load, as the next Newton iteration's) needs fewer
+  // iterations, and still converges to the same direction.
+  const PlateProblem p = make_plate();
+  const SpMat H = p.newton_matrix(1e10);
+  VecX other = p.b;  // a push at the opposite corner too
+  for (Eigen::Index i = 1; i < other.size(); i += 3)
+    if (i % 7 == 1) other[i] += 0.5;
+  auto second_solve = [&](int ritz, double tolerance, VecX* direction) {
+    MultilevelSolverSettings settings;
+    settings.products = MultilevelSolverSettings::Products::kMatrixFree;
+    settings.sms_deflation = MultilevelSolverSettings::SmsDeflation::kAffine;
+    settings.sms_ritz_vectors = ritz;
+    settings.subspace_tolerance = tolerance;
+    settings.fine_iterations = 0;
+    auto solver = make_multilevel_solver(p.sms_only, settings);
+    EXPECT_EQ(solver->factorize(H), Status::kSuccess);
+    VecX d;
+    solver->solve(p.b, d);
+    EXPECT_EQ(solver->factorize(H), Status::kSuccess);  // the next Newton iteration's set-up
+    solver->reset_stats();
+    solver->solve(other, d);
+    if (direction) *direction = d;
+    return solver->stats().level_iterations[1];
+  };
+  const int affine = second_solve(0, 1e-4, nullptr);
+  const int ritz = second_solve(16, 1e-4, nullptr);
+  // Measured: 47 -> 20 on this plate (the 64k-tet plate of trusty_fig14_stiffness.py at
+  // E = 1e10: 62 -> 35 per solve over a Newton step).
+  EXPECT_LT(ritz, 0.8 * affine) << affine << " -> " << ritz;
+  VecX with_ritz;
+  second_solve(16, 1e-12, &with_ritz);
+  // The Galerkin solution U (U^T H U)^-1 U^T b by a dense LDL^T without the assembled solver's
+  // 1e-12 diagonal shift, which moves the rigid components (eigenvalues 1e-6 of the largest)
+  // by ~1e-6.
+  const RowSpMat& U = p.sms_only->sms;
+  const MatX reduced = MatX(U.transpose() * H * U);
+  const VecX exact = U * VecX(reduced.ldlt().solve(VecX(U.transpose() * other)));
+  const VecX e = with_ritz - exact;
+  // Energy norm: measured 1.65e-7, as for the affine deflation alone (the rounding of the
+  // reference and of the stiff system, not of the Ritz vectors).
+  const double error = std::sqrt(e.dot(H * e) / exact.dot(H * exact));
+  EXPECT_LT(error, 1e-6);
 }
 
 /// H split into parts: fresh = half its diagonal (a mass), elastic = the rest.
