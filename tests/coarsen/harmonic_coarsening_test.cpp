@@ -6,6 +6,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "coarsen/harmonic_displacements.hpp"
@@ -248,6 +249,92 @@ TEST(HomogenizedTensors, ALayeredBarGivesTheHarmonicMeanAlongTheLayers) {
   }
   EXPECT_NEAR(mean / volume, harmonic, 1e-8 * harmonic);
   EXPECT_LT(harmonic, 0.01 * (2.0 * stiff + soft) / 3.0);
+}
+
+/// A coarse cube of five tets cut in half by a soft layer (x < 1/2, E 1e5; stiff 1e7 beyond;
+/// nu = 0, so h_11 is the exact 1D field u_x' = 1/E). The plane x = 1/2 leaves 1/8 of the corner
+/// tets with one vertex at x = 0 on the soft side, 7/8 of those with three, and half of the
+/// central tet. Eq. 4.5 gives each tet its own share of the compliance: with the coarse strain
+/// of H_11 the cell's mean compliance cbar, the exact identity G_q^T C_q G_q = A_q makes the
+/// coarse stress of H_11 in tet q c_q / cbar (c_q: the tet's mean compliance), 0.26 and 1.74
+/// here, not the unit stress the fine field carries. So H_11 is no coarse equilibrium: pulled
+/// by the same unit traction, the coarse cube takes displacements that correspond to no fine
+/// field and stretches further than the fine body, although its energy of H_11 is the fine
+/// energy of h_11 (Eq. 4.2). It can only stretch further: H_11 is admissible, so the coarse
+/// minimum -W_c / 2 of the potential is at most its value there, -W_f / 2 (W: the work of the
+/// pull). This is the method's limit where an interface cuts a coarse cell
+/// (docs/coarsening.md). With the interface on the face between two coarse cubes the tets
+/// still differ (the lateral fields are not affine in a cell next to the interface), but far
+/// less.
+TEST(HomogenizedTensors, ACellCutByALayerGivesItsTetsUnequalStressesAndComesOutSofter) {
+  const double soft = 1e5, stiff = 1e7;
+  const TetMesh fine = make_box(Vec3(1.0, 1.0, 1.0), Eigen::Vector3i(4, 2, 2), 6);
+  const TetElements fine_el = elements_of(fine);
+  std::vector<VoigtTensor> tensors(fine.num_tets());
+  std::vector<double> E(fine.num_tets());
+  for (int e = 0; e < fine.num_tets(); ++e) {
+    double x = 0.0;
+    for (int a = 0; a < 4; ++a) x += fine.vertices(fine.tets(e, a), 0) / 4.0;
+    E[e] = x < 0.5 ? soft : stiff;
+    tensors[e] = isotropic_voigt(E[e] / 2.0, 0.0);
+  }
+  // The pull's compliance (work of the unit traction S_11 n) of a coarse mesh with its tensors.
+  const auto pulled_work = [](const TetMesh& mesh, const std::vector<VoigtTensor>& C) {
+    const auto pulled = solve_harmonic_displacements(mesh, elements_of(mesh), C, {}, "coarse");
+    return pulled.loads.col(0).dot(pulled.fields.col(0));
+  };
+  const double fine_work = pulled_work(fine, tensors);
+  const double mean_compliance = 0.5 / soft + 0.5 / stiff;
+  EXPECT_NEAR(fine_work, mean_compliance, 1e-9 * mean_compliance);  // unit cube: 1D stretch
+
+  const TetMesh cut = make_box(Vec3(1.0, 1.0, 1.0), Eigen::Vector3i(1, 1, 1), 5);
+  const Coarsened c = coarsen(fine, tensors, cut);
+  for (int p = 0; p < fine.num_tets(); ++p) {  // h_11 is the 1D field
+    const LoadCaseStrains G =
+        load_case_strains(fine_el.grad[p], fine_el.tets.row(p), c.harmonic.fields);
+    ASSERT_LT((G.col(0) - Vec6::Unit(0) / E[p]).norm(), 1e-9 / E[p]) << p;
+  }
+  const TetElements cut_el = elements_of(cut);
+  std::vector<double> soft_fraction(cut.num_tets(), 0.0);
+  for (int k = 0; k < c.overlaps.size(); ++k)
+    if (E[c.overlaps.fine[k]] == soft)
+      soft_fraction[c.overlaps.coarse[k]] +=
+          c.overlaps.volume[k] / cut_el.volume[c.overlaps.coarse[k]];
+  std::vector<double> sorted = soft_fraction;
+  std::sort(sorted.begin(), sorted.end());
+  const std::vector<double> expected_fractions = {1.0 / 8, 1.0 / 8, 0.5, 7.0 / 8, 7.0 / 8};
+  double low = 1.0, high = 1.0;
+  for (int q = 0; q < cut.num_tets(); ++q) {
+    EXPECT_NEAR(sorted[q], expected_fractions[q], 1e-12);
+    const LoadCaseStrains Gq =
+        load_case_strains(cut_el.grad[q], cut_el.tets.row(q), c.result.coarse_fields);
+    const Vec6 stress = c.result.tensors[q] * Gq.col(0);
+    const double tet_compliance = soft_fraction[q] / soft + (1.0 - soft_fraction[q]) / stiff;
+    // An identity up to the roundoff through G_q^-1 (cond G_q < 1e3 here).
+    EXPECT_NEAR(stress[0], tet_compliance / mean_compliance, 1e-9) << q;
+    low = std::min(low, stress[0]), high = std::max(high, stress[0]);
+  }
+  EXPECT_LT(low, 0.3);
+  EXPECT_GT(high, 1.7);
+  // Eq. 4.2 summed over the cell: the coarse energy of H_11 is the fine energy of h_11.
+  const SpMat K = voigt_stiffness(cut_el, c.result.tensors, DofMap(cut.num_vertices(), {}));
+  const VecX H = c.result.coarse_fields.col(0);
+  EXPECT_NEAR(H.dot(K * H), fine_work, 1e-10 * fine_work);
+  const auto coarse_pull = solve_harmonic_displacements(cut, cut_el, c.result.tensors, {}, "cut");
+  EXPECT_NEAR(coarse_pull.loads.col(0).dot(H), fine_work, 1e-10 * fine_work);  // same load
+  const double cut_ratio = pulled_work(cut, c.result.tensors) / fine_work;
+  // With the interface on the face between two coarse cubes, each tet holds one material.
+  const TetMesh aligned = make_box(Vec3(1.0, 1.0, 1.0), Eigen::Vector3i(2, 1, 1), 5);
+  const double aligned_ratio =
+      pulled_work(aligned, coarsen(fine, tensors, aligned).result.tensors) / fine_work;
+  std::printf(
+      "unit pull, coarse / fine compliance: cell cut by the layer %.4f, layer on a coarse face "
+      "%.6f\n",
+      cut_ratio, aligned_ratio);
+  // Measured 1.44 and 1.07; the margins leave room for roundoff only in what must hold (>= 1)
+  // and keep the mechanism's size: the cut cell is the far softer one.
+  EXPECT_GT(aligned_ratio, 1.0 - 1e-9);
+  EXPECT_GT(cut_ratio, aligned_ratio + 0.3);
 }
 
 /// A box [0, size] turned by `degrees` about an oblique axis through its centre and scaled by
