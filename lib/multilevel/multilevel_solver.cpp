@@ -143,6 +143,7 @@ class SubspaceLevel {
     MatX E = Z.transpose() * W;
     E = 0.5 * (E + E.transpose());
     const Eigen::SelfAdjointEigenSolver<MatX> eigen(E);
+    if (eigen.info() != Eigen::Success || !W.allFinite()) return;  // NaN or inf in H: no deflation
     const VecX lambda = eigen.eigenvalues();
     const double scale = lambda.cwiseAbs().maxCoeff();
     if (!(scale > 0.0) || lambda.minCoeff() < -1e-12 * scale) return;
@@ -241,6 +242,16 @@ class SubspaceLevel {
     MatX DS(size(), columns);
     for (size_t h = 0; h < m_D.size(); ++h)
       DS.middleRows<12>(12 * h) = m_D[h] * S.middleRows<12>(12 * h);
+    // Unit D-norm columns first: the kept Ritz vectors (unit length, D-norm^2 ~ the blocks'
+    // scale) and the search directions (length ~ |r| / that scale) differ by many orders on a
+    // stiff body, and B's relative cutoff below would otherwise drop every new direction.
+    for (int k = 0; k < columns; ++k) {
+      const double norm2 = S.col(k).dot(DS.col(k));
+      const double inverse = norm2 > 0.0 && std::isfinite(norm2) ? 1.0 / std::sqrt(norm2) : 0.0;
+      S.col(k) *= inverse;
+      AS.col(k) *= inverse;
+      DS.col(k) *= inverse;
+    }
     MatX G = S.transpose() * AS, B = S.transpose() * DS;
     G = 0.5 * (G + G.transpose());
     B = 0.5 * (B + B.transpose());

@@ -140,8 +140,9 @@ void check_cubature_miss(const SceneConfig& scene, const CachedCubature& rule, d
   require(!scene.solver.cubature_stop_on_miss,
           scene.source.string() + ": /solver/cubature_on_miss: the cubature fit missed its " +
               "tolerance" + cap + ": " + residual +
-              "; stopping as \"stop\" asks (\"continue\" keeps the rule it has; a larger or no " +
-              "cubature_max_points reaches the tolerance)");
+              "; stopping as \"stop\" asks (\"continue\" keeps the rule it has" +
+              (cap.empty() ? "; without a cap only rounding misses, so \"continue\" is safe here)"
+                           : "; a larger or no cubature_max_points reaches the tolerance)"));
   notes.push_back("multilevel: warning: the cubature fit missed its tolerance" + cap + ": " +
                   residual + "; continuing with the rule it has (/solver/cubature_on_miss)");
 }
