@@ -226,6 +226,7 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                              ? MultilevelSolverSettings::SmsDeflation::kAffine
                              : MultilevelSolverSettings::SmsDeflation::kNone;
   solver.sms_ritz_vectors = scene.solver.sms_ritz_vectors;
+  limit_deflation_memory(*precompute->bases, solver, notes);
   solver.hessian_parts = scene.solver.cubature || scene.solver.lag_elastic_hessian;
   solver.fine_residual = scene.solver.fine_residual_subspace
                              ? MultilevelSolverSettings::FineResidual::kSubspace
@@ -286,6 +287,26 @@ void add_multilevel_fields(const MultilevelSolverSetup& setup, FrameData& frames
   frames.extra_point_scalars.emplace_back("handle_origin", origin);
   frames.extra_point_scalars.emplace_back("handle_count", count);
   frames.extra_point_scalars.emplace_back("weight_max", weight_max);
+}
+
+// U Z and H U Z of the deflated SMS PCG are dense; the plain PCG converges to the same
+// directions, in more iterations.
+void limit_deflation_memory(const MultilevelBases& bases, MultilevelSolverSettings& solver,
+                            std::vector<std::string>& notes) {
+  constexpr double kDeflationBytes = 1024.0 * 1024.0 * 1024.0;
+  if (solver.products != MultilevelSolverSettings::Products::kMatrixFree ||
+      solver.sms_deflation != MultilevelSolverSettings::SmsDeflation::kAffine)
+    return;
+  const double columns =
+      static_cast<double>(bases.affine_in_sms.cols()) + std::max(0, solver.sms_ritz_vectors);
+  const double bytes = 2.0 * static_cast<double>(bases.sms.rows()) * columns * sizeof(double);
+  if (bytes <= kDeflationBytes) return;
+  solver.sms_deflation = MultilevelSolverSettings::SmsDeflation::kNone;
+  notes.push_back("multilevel: warning: sms_deflation off: its dense coarse blocks would take " +
+                  std::to_string(std::lround(bytes / (1024.0 * 1024.0))) + " MB (" +
+                  std::to_string(static_cast<long>(columns)) + " columns over " +
+                  std::to_string(bases.sms.rows()) +
+                  " DOFs, above 1024 MB); fewer objects or /solver/sms_ritz_vectors bring it back");
 }
 
 }  // namespace simrun
