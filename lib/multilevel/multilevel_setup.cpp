@@ -1,6 +1,7 @@
 /// Scene-wide multilevel precomputation (see multilevel_setup.hpp).
 #include "multilevel/multilevel_setup.hpp"
 
+#include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -198,6 +199,26 @@ MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& in,
   return result;
 }
 
+/// affine_in_handles assumes weights that sum to one (to 1 - phi_DBC), as the SMS weights do.
+/// The comparison bases' weights (`"basis"`: RBFs, eigenmodes) need not, and then U_s Z only
+/// approximates U_a; Z becomes the least-squares fit (U_s^T U_s) Z = U_s^T U_a instead, the
+/// SMS space's nearest field to each object's affine one. Any Z gives a correct deflated PCG;
+/// the fit keeps the deflation aimed at the near-rigid motions.
+static void fit_affine_where_not_reproduced(MultilevelBases& bases) {
+  if (bases.affine_in_sms.size() == 0 || bases.sms.cols() == 0) return;
+  const MatX affine = MatX(bases.affine);
+  const double scale = affine.norm();
+  if (!((bases.sms * bases.affine_in_sms - affine).norm() > 1e-10 * scale)) return;
+  SpMat gram = SpMat(bases.sms.transpose() * bases.sms);
+  // Handles without a free vertex have empty columns: a tiny shift keeps the system definite
+  // and their rows of Z at zero.
+  const double shift = 1e-12 * std::max(1.0, gram.diagonal().maxCoeff());
+  for (Eigen::Index i = 0; i < gram.rows(); ++i) gram.coeffRef(i, i) += shift;
+  const Eigen::SimplicialLDLT<SpMat> solver(gram);
+  if (solver.info() != Eigen::Success) return;  // keep the approximate embedding
+  bases.affine_in_sms = solver.solve(MatX(bases.sms.transpose() * affine));
+}
+
 void assemble_multilevel_bases(const MultilevelInput& in, MultilevelPrecompute& result) {
   const Timer basis_timer;
   result.mean_hop_radius = partition_hop_radius(in.tets, static_cast<int>(in.rest.rows()),
@@ -217,6 +238,7 @@ void assemble_multilevel_bases(const MultilevelInput& in, MultilevelPrecompute& 
     if (result.origin_vertex[h] >= 0)
       handle_object[h] = result.object_of_vertex[result.origin_vertex[h]];
   result.bases->affine_in_sms = affine_in_handles(origin, length, handle_object, affine);
+  fit_affine_where_not_reproduced(*result.bases);
   result.basis_seconds += basis_timer.seconds();
 }
 

@@ -83,6 +83,25 @@ TEST(MultilevelSetup, TheAffineLevelIsExactlyInTheSmsSpanWithAndWithoutFixedVert
   }
 }
 
+TEST(MultilevelSetup, ComparisonBasesGetTheLeastSquaresAffineEmbedding) {
+  // RBF and eigenmode weights are no partition of unity, so affine_in_handles' exact embedding
+  // does not hold for them; Z is then the least-squares fit, U_s^T (U_s Z - U_a) = 0.
+  const MultilevelInput in = two_boxes(4);
+  for (HandleBasis basis : {HandleBasis::kRbf, HandleBasis::kEigenmodes}) {
+    MultilevelSetupSettings settings;
+    settings.partitions = 8;
+    settings.basis = basis;
+    const MultilevelPrecompute p = build_multilevel(in, settings);
+    const MultilevelBases& b = *p.bases;
+    const MatX affine = MatX(b.affine);
+    const MatX misfit = b.sms * b.affine_in_sms - affine;
+    const MatX normal = b.sms.transpose() * misfit;
+    EXPECT_LT(normal.norm(), 1e-8 * MatX(b.sms.transpose() * affine).norm())
+        << handle_basis_name(basis);
+    EXPECT_LT(misfit.norm(), 0.5 * affine.norm()) << handle_basis_name(basis);
+  }
+}
+
 TEST(MultilevelSetup, MorePartitionsThanVerticesAreCutAndSaidSo) {
   const MultilevelInput in = two_boxes(1);  // 8 vertices, 6 tets per box
   MultilevelSetupSettings settings;
