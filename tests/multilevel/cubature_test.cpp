@@ -238,7 +238,8 @@ TEST(Cubature, APointCapCanMissTheToleranceAndSaysByHowMuch) {
     EXPECT_LE(rule.partition_points[p], 8) << "partition " << p;
     EXPECT_GT(rule.partition_points[p], 0) << "partition " << p;
     EXPECT_GT(rule.partition_residual[p], 1e-9) << "partition " << p;
-    EXPECT_LT(rule.partition_residual[p], 1.0) << "partition " << p;  // better than no rule
+    // Far better than no rule (relative residual 1): measured 0.027-0.095.
+    EXPECT_LT(rule.partition_residual[p], 0.2) << "partition " << p;
   }
   // A cap at or above the partition's tet count is no cap: the fit reaches the tolerance.
   capped.max_points = scene.mesh.num_tets();
