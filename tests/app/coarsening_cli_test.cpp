@@ -27,6 +27,12 @@ using cli::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+/// `simrun coarsen` on `scene`, written to NAME.json, into the folder NAME.
+Result coarsen(TempDir& tmp, const json& scene, const std::string& name) {
+  return cli::run(
+      {"coarsen", tmp.write(name + ".json", scene).string(), "-o", (tmp / name).string()});
+}
+
 /// A 1 x 0.2 x 0.2 m linear bar fixed at x = 0 with a soft slice (E 1e5 in 1e7) at x in
 /// [0.4, 0.45], pulled by gravity along +x and brought to rest by mass damping. Coarse 10 x 2 x 2
 /// cubes (5-tet split; the slice fills half a coarse cell), fine 40 x 4 x 4.
@@ -281,8 +287,7 @@ TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
   scene["objects"][0]["mesh"]["box"]["size"] = {1.0, 0.3, 0.2};
   scene["objects"][0]["mesh"]["box"]["cells"] = {10, 3, 2};
   scene["objects"][0]["mesh"]["transform"]["translate"] = {0.0, -0.0995, 0.0};
-  const Result r =
-      cli::run({"coarsen", tmp.write("low.json", scene).string(), "-o", (tmp / "low").string()});
+  const Result r = coarsen(tmp, scene, "low");
   ASSERT_EQ(r.code, 0) << r.describe();
   EXPECT_NE(r.err.find("filled to less than 5 % by the fine mesh take the averaged Lame tensor"),
             std::string::npos)
@@ -298,8 +303,7 @@ TEST(CoarseningCli, NearlyEmptyCoarseTetsTakeTheAveragedTensorWithAWarning) {
 
   scene["objects"][0]["mesh"].erase("transform");  // layer [0.2, 0.3] holds nothing: the 11 x 3
                                                    // vertices at y = 0.3 touch no material
-  const Result bare =
-      cli::run({"coarsen", tmp.write("wide.json", scene).string(), "-o", (tmp / "wide").string()});
+  const Result bare = coarsen(tmp, scene, "wide");
   EXPECT_EQ(bare.code, 1) << bare.describe();
   EXPECT_NE(bare.err.find("/objects/0/mesh: 33 coarse vertices lie only in coarse tets outside"),
             std::string::npos)
@@ -315,8 +319,7 @@ TEST(CoarseningCli, SliverCoarseTetsAreNamedAsIllConditionedOrNotPositiveDefinit
   scene["reference"]["run"] = false;
   scene["objects"][0]["reference"]["mesh"]["box"]["cells"] = {40, 8, 8};
   scene["objects"][0]["mesh"] = {{"file", sliver_bar(1e-3).write(tmp, "sliver3").string()}};
-  const Result warned =
-      cli::run({"coarsen", tmp.write("s3.json", scene).string(), "-o", (tmp / "s3").string()});
+  const Result warned = coarsen(tmp, scene, "s3");
   ASSERT_EQ(warned.code, 0) << warned.describe();
   EXPECT_NE(warned.err.find("warning: /objects/0/coarsening: 4 coarse tet(s) with an "
                             "ill-conditioned harmonic strain matrix (cond G_q > 1e4; slivers?): "
@@ -334,8 +337,7 @@ TEST(CoarseningCli, SliverCoarseTetsAreNamedAsIllConditionedOrNotPositiveDefinit
     EXPECT_GT(largest[q], 1e3 * 1e7) << q;
   }
   scene["objects"][0]["mesh"] = {{"file", sliver_bar(1e-5).write(tmp, "sliver5").string()}};
-  const Result failed =
-      cli::run({"coarsen", tmp.write("s5.json", scene).string(), "-o", (tmp / "s5").string()});
+  const Result failed = coarsen(tmp, scene, "s5");
   EXPECT_EQ(failed.code, 1) << failed.describe();
   EXPECT_NE(failed.err.find("/objects/0/coarsening: the homogenized tensor is not positive "
                             "definite on 4 coarse tet(s): 28, 29, 30, 31 (the first filled to "
@@ -344,8 +346,7 @@ TEST(CoarseningCli, SliverCoarseTetsAreNamedAsIllConditionedOrNotPositiveDefinit
       << failed.err;
   // The same coarse mesh without the sliver is fine and quiet.
   scene["objects"][0]["mesh"] = {{"file", sliver_bar(0.5).write(tmp, "good").string()}};
-  const Result good =
-      cli::run({"coarsen", tmp.write("g.json", scene).string(), "-o", (tmp / "g").string()});
+  const Result good = coarsen(tmp, scene, "g");
   ASSERT_EQ(good.code, 0) << good.describe();
   EXPECT_EQ(good.err.find("warning"), std::string::npos) << good.err;
 }
@@ -362,8 +363,7 @@ TEST(CoarseningCli, ADisconnectedOrOverlappingFineMeshIsBadInput) {
   scene["reference"]["run"] = false;
   scene["objects"][0]["regions"] = json::array();
   scene["objects"][0]["reference"]["mesh"] = {{"file", pieces.write(tmp, "pieces").string()}};
-  const Result apart =
-      cli::run({"coarsen", tmp.write("apart.json", scene).string(), "-o", (tmp / "a").string()});
+  const Result apart = coarsen(tmp, scene, "apart");
   EXPECT_EQ(apart.code, 1) << apart.describe();
   EXPECT_NE(apart.err.find("/objects/0/reference/mesh: the fine stiffness is singular with the "
                            "rigid motions fixed (a part of the mesh not connected to the rest"),
@@ -374,8 +374,7 @@ TEST(CoarseningCli, ADisconnectedOrOverlappingFineMeshIsBadInput) {
   add_cubes(doubled, 0.0, 0.2, 5);
   doubled.tets.push_back(doubled.tets[7]);
   scene["objects"][0]["reference"]["mesh"] = {{"file", doubled.write(tmp, "doubled").string()}};
-  const Result overlapping =
-      cli::run({"coarsen", tmp.write("doubled.json", scene).string(), "-o", (tmp / "d").string()});
+  const Result overlapping = coarsen(tmp, scene, "doubled");
   EXPECT_EQ(overlapping.code, 1) << overlapping.describe();
   EXPECT_NE(overlapping.err.find("/objects/0/reference/mesh: the fine mesh has tets that overlap"),
             std::string::npos)
@@ -422,8 +421,7 @@ TEST(CoarseningCli, BadInputNamesThePointer) {
     mixed["objects"][0]["coarsening"]["boundary"] = "mixed";
     mixed["objects"][0]["dirichlet"] = json::parse(dirichlet);
     mixed["reference"]["run"] = false;
-    const Result m =
-        cli::run({"coarsen", tmp.write("mixed.json", mixed).string(), "-o", (tmp / "m").string()});
+    const Result m = coarsen(tmp, mixed, "mixed");
     EXPECT_EQ(m.code, 1) << dirichlet << "\n" << m.describe();
     EXPECT_NE(m.err.find("/objects/0/coarsening/boundary: 'mixed' holds the object's fixed "
                          "Dirichlet vertices, but it has none that stay fixed for the whole run"),

@@ -43,7 +43,7 @@ warp = WarpByVector(Input=reader)
 warp.UpdatePipeline(t)
 def points(source):
     data = dsa.WrapDataObject(servermanager.Fetch(source))
-    if data.GetNumberOfBlocks() if hasattr(data, "GetNumberOfBlocks") else False:
+    if hasattr(data, "GetNumberOfBlocks") and data.GetNumberOfBlocks():
         data = dsa.WrapDataObject(data.GetBlock(0))
     return data.Points, data.PointData["displacement"]
 file_points, u = points(reader)
