@@ -201,14 +201,11 @@ MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& in,
 
 /// affine_in_handles assumes weights that sum to one (to 1 - phi_DBC), as the SMS weights do.
 /// The comparison bases' weights (`"basis"`: RBFs, eigenmodes) need not, and then U_s Z only
-/// approximates U_a; Z becomes the least-squares fit (U_s^T U_s) Z = U_s^T U_a instead, the
-/// SMS space's nearest field to each object's affine one. Any Z gives a correct deflated PCG;
-/// the fit keeps the deflation aimed at the near-rigid motions.
-static void fit_affine_where_not_reproduced(MultilevelBases& bases) {
+/// approximates U_a; for them Z is the least-squares fit (U_s^T U_s) Z = U_s^T U_a instead, the
+/// handle space's nearest field to each object's affine one. Any Z gives a correct deflated
+/// PCG; the fit keeps the deflation aimed at the near-rigid motions.
+static void fit_affine_least_squares(MultilevelBases& bases) {
   if (bases.affine_in_sms.size() == 0 || bases.sms.cols() == 0) return;
-  const MatX affine = MatX(bases.affine);
-  const double scale = affine.norm();
-  if (!((bases.sms * bases.affine_in_sms - affine).norm() > 1e-10 * scale)) return;
   SpMat gram = SpMat(bases.sms.transpose() * bases.sms);
   // Handles without a free vertex have empty columns: a tiny shift keeps the system definite
   // and their rows of Z at zero.
@@ -216,7 +213,7 @@ static void fit_affine_where_not_reproduced(MultilevelBases& bases) {
   for (Eigen::Index i = 0; i < gram.rows(); ++i) gram.coeffRef(i, i) += shift;
   const Eigen::SimplicialLDLT<SpMat> solver(gram);
   if (solver.info() != Eigen::Success) return;  // keep the approximate embedding
-  bases.affine_in_sms = solver.solve(MatX(bases.sms.transpose() * affine));
+  bases.affine_in_sms = solver.solve(MatX(bases.sms.transpose() * bases.affine));
 }
 
 void assemble_multilevel_bases(const MultilevelInput& in, MultilevelPrecompute& result) {
@@ -238,7 +235,7 @@ void assemble_multilevel_bases(const MultilevelInput& in, MultilevelPrecompute& 
     if (result.origin_vertex[h] >= 0)
       handle_object[h] = result.object_of_vertex[result.origin_vertex[h]];
   result.bases->affine_in_sms = affine_in_handles(origin, length, handle_object, affine);
-  fit_affine_where_not_reproduced(*result.bases);
+  if (result.basis != HandleBasis::kSms) fit_affine_least_squares(*result.bases);
   result.basis_seconds += basis_timer.seconds();
 }
 

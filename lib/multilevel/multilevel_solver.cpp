@@ -140,10 +140,11 @@ class SubspaceLevel {
     const MatX UZ = m_U * Z;
     const MatX HUZ = H * UZ;
     MatX W = m_U.transpose() * HUZ;
+    if (!W.allFinite()) return;  // NaN or inf in H: no deflation
     MatX E = Z.transpose() * W;
     E = 0.5 * (E + E.transpose());
     const Eigen::SelfAdjointEigenSolver<MatX> eigen(E);
-    if (eigen.info() != Eigen::Success || !W.allFinite()) return;  // NaN or inf in H: no deflation
+    if (eigen.info() != Eigen::Success) return;
     const VecX lambda = eigen.eigenvalues();
     const double scale = lambda.cwiseAbs().maxCoeff();
     if (!(scale > 0.0) || lambda.minCoeff() < -1e-12 * scale) return;

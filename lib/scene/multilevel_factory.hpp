@@ -26,14 +26,14 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                                                    const BuiltModel& built,
                                                    std::vector<std::string>& notes);
 
-/// Hands the fitted cubature (setup.cubature_weight, per scene tet) to the model's elastic terms
-/// (Model::set_elastic_cubature): the subspace levels then use the cubature elastic Hessian.
-/// Throws std::logic_error when an elastic term's elements are not a run of the scene's tets.
 /// Turns the SMS PCG's deflation off, with a warning in `notes`, when its dense coarse blocks
 /// (2 x DOFs x (12 per object + Ritz vectors) doubles) would pass 1 GiB.
 void limit_deflation_memory(const MultilevelBases& bases, MultilevelSolverSettings& solver,
                             std::vector<std::string>& notes);
 
+/// Hands the fitted cubature (setup.cubature_weight, per scene tet) to the model's elastic terms
+/// (Model::set_elastic_cubature): the subspace levels then use the cubature elastic Hessian.
+/// Throws std::logic_error when an elastic term's elements are not a run of the scene's tets.
 void use_cubature_hessian(const MultilevelSolverSetup& setup, BuiltModel& built);
 
 /// The precomputation as static frame fields (docs/multilevel.md): cell data "partition" (the
