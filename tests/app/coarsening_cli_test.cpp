@@ -209,9 +209,8 @@ TEST(CoarseningCli, TheTensorsFileGivesTheFineMassAsDensityTimesVolume) {
       {{"select", {{"box", {{"min", {0.6, -1, -1}}, {"max", {0.8, 1, 1}}}}}}, {"density", 3000}});
   scene["objects"][0]["mesh"]["box"]["size"] = {1.04, 0.24, 0.24};
   scene["objects"][0]["mesh"]["transform"]["translate"] = {-0.02, -0.02, -0.02};
-  const fs::path out = tmp / "coarsen";
-  const Result r =
-      cli::run({"coarsen", tmp.write("dense.json", scene).string(), "-o", out.string()});
+  const Result r = coarsen(tmp, scene, "dense");
+  const fs::path out = tmp / "dense";
   ASSERT_EQ(r.code, 0) << r.describe();
   const auto density = cli::column(out / "object0_tensors.csv", "density");
   const auto volume = cli::column(out / "object0_tensors.csv", "volume");
@@ -331,9 +330,9 @@ TEST(CoarseningCli, SliverCoarseTetsAreNamedAsIllConditionedOrNotPositiveDefinit
   // 0.9-1.5e11 Pa).
   const auto condition = cli::column(tmp / "s3" / "object0_tensors.csv", "condition");
   const auto largest = cli::column(tmp / "s3" / "object0_tensors.csv", "max_eigenvalue");
+  ASSERT_GE(largest.size(), 32u);
   for (int q = 28; q < 32; ++q) {
-    std::printf("sliver %d: cond G_q %.3g, largest eigenvalue %.3g Pa\n", q, condition[q],
-                largest[q]);
+    EXPECT_GT(condition[q], 1e4) << q;
     EXPECT_GT(largest[q], 1e3 * 1e7) << q;
   }
   scene["objects"][0]["mesh"] = {{"file", sliver_bar(1e-5).write(tmp, "sliver5").string()}};

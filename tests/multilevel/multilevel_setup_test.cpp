@@ -98,7 +98,9 @@ TEST(MultilevelSetup, ComparisonBasesGetTheLeastSquaresAffineEmbedding) {
     const MatX normal = b.sms.transpose() * misfit;
     EXPECT_LT(normal.norm(), 1e-8 * MatX(b.sms.transpose() * affine).norm())
         << handle_basis_name(basis);
-    EXPECT_LT(misfit.norm(), 0.5 * affine.norm()) << handle_basis_name(basis);
+    // Here the affine field lies in both spans, and the fit finds it where the exact formula's
+    // Z missed it by more than its own size (eigenmodes): measured 5e-12 and 6e-10 relative.
+    EXPECT_LT(misfit.norm(), 1e-8 * affine.norm()) << handle_basis_name(basis);
   }
 }
 
