@@ -21,6 +21,12 @@ SpMat barycentric_prolongation(const Embedding& embedding, const MatX4i& coarse_
   return P;
 }
 
+SpMat galerkin_coarse_stiffness(const TetMesh& fine, const SpMat& K_fine, const TetMesh& coarse) {
+  const SpMat P = barycentric_prolongation(embed_points(coarse, fine.vertices), coarse.tets,
+                                           coarse.num_vertices());
+  return SpMat(P.transpose() * K_fine * P);
+}
+
 GalerkinStiffness::GalerkinStiffness(SpMat K, int vertex_offset, VecX rest)
     : m_K(std::move(K)), m_offset(vertex_offset), m_rest(std::move(rest)) {
   m_K.makeCompressed();

@@ -15,6 +15,10 @@ namespace simrun {
 SpMat barycentric_prolongation(const Embedding& embedding, const MatX4i& coarse_tets,
                                int num_coarse_vertices);
 
+/// K_c = P^T K_f P (3N x 3N) with P the barycentric interpolation of `coarse`'s vertices to the
+/// vertices of `fine` (embedded in `coarse`, extrapolated outside it); K_f is 3n x 3n over them.
+SpMat galerkin_coarse_stiffness(const TetMesh& fine, const SpMat& K_fine, const TetMesh& coarse);
+
 /// The quadratic energy 1/2 (x - X)^T K (x - X) of a constant, symmetric, full-DOF stiffness K
 /// (here K_c of one object, placed at its vertices in the model's full numbering), energy.csv
 /// column "elastic". Its couplings beyond the mesh's tets join the pattern as 2-vertex stencils.

@@ -173,9 +173,7 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
       fine_tensors.push_back(isotropic_voigt(l.mu, l.lambda));
     timer.reset();
     const SpMat K = voigt_stiffness(fine_el, fine_tensors, DofMap(fine.num_vertices(), {}));
-    const SpMat P = barycentric_prolongation(embed_points(coarse.mesh, fine.vertices),
-                                             coarse.mesh.tets, coarse.mesh.num_vertices());
-    out.galerkin = SpMat(P.transpose() * K * P);
+    out.galerkin = galerkin_coarse_stiffness(fine, K, coarse.mesh);
     out.tensor_seconds = timer.seconds();
   } else {
     for (const LameParameters& l : average_lame(fine_lame, overlaps, coarse_el.volume))

@@ -27,17 +27,11 @@ std::vector<VoigtTensor> two_materials(const TetMesh& mesh) {
   return tensors;
 }
 
-SpMat galerkin(const TetMesh& fine, const SpMat& K_fine, const TetMesh& coarse) {
-  const SpMat P = barycentric_prolongation(embed_points(coarse, fine.vertices), coarse.tets,
-                                           coarse.num_vertices());
-  return SpMat(P.transpose() * K_fine * P);
-}
-
 TEST(GalerkinStiffness, ACoarseMeshEqualToTheFineOneGivesTheFineStiffness) {
   const TetMesh mesh = make_box(Vec3(1.0, 0.3, 0.2), Eigen::Vector3i(5, 2, 2), 5);
   const TetElements el = precompute_tet_elements(mesh.vertices, mesh.tets);
   const SpMat K = voigt_stiffness(el, two_materials(mesh), DofMap(mesh.num_vertices(), {}));
-  const SpMat Kc = galerkin(mesh, K, mesh);
+  const SpMat Kc = galerkin_coarse_stiffness(mesh, K, mesh);
   // Every vertex is a vertex of its tet: P is the identity up to the roundoff of the
   // barycentric coordinates (1e-16 relative).
   EXPECT_LT(SpMat(Kc - K).norm(), 1e-12 * K.norm());
@@ -54,7 +48,7 @@ TEST(GalerkinStiffness, AnAffineDisplacementKeepsItsFineEnergy) {
   const TetElements el = precompute_tet_elements(fine.vertices, fine.tets);
   const std::vector<VoigtTensor> tensors = two_materials(fine);
   const SpMat K = voigt_stiffness(el, tensors, DofMap(fine.num_vertices(), {}));
-  const SpMat Kc = galerkin(fine, K, coarse);
+  const SpMat Kc = galerkin_coarse_stiffness(fine, K, coarse);
 
   Mat3 A;
   A << 1.0, -2.0, 0.5, 3.0, -0.7, 1.5, -1.0, 0.2, 2.0;
