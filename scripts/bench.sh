@@ -4,7 +4,9 @@
 # benchmarks ran: benchmarks inform, they do not gate CI.
 #   SIMRUN_BUILD_DIR   build directory (default: build)
 #   SIMRUN_BENCH_REPS  repetitions per benchmark (default: 5)
-#   SIMRUN_BENCH_FILTER regex of the benchmarks to keep (default: all)
+#   SIMRUN_BENCH_FILTER regex of the benchmarks to run (default: all)
+#   SIMRUN_BENCH_BUILD  0 skips the build (the tree in SIMRUN_BUILD_DIR is used as it is)
+#   SIMRUN_BENCH_SCENES 0 skips every scene timing below (the Google Benchmark kernels only)
 #   SIMRUN_BENCH_PEER   0 skips the FEniCSx comparison (benchmarks/peer_fenicsx.py)
 #   SIMRUN_BENCH_EXP    0 skips the exponential integrators' scenes (benchmarks/exponential_scenes.py)
 #   SIMRUN_BENCH_EIGENFIT 0 skips EigenFit's cost (benchmarks/eigenfit_scenes.py)
@@ -17,7 +19,9 @@ build=${SIMRUN_BUILD_DIR:-build}
 reps=${SIMRUN_BENCH_REPS:-5}
 filter=${SIMRUN_BENCH_FILTER:-.}
 
-if [ -x "$root/scripts/build.sh" ]; then
+if [ "${SIMRUN_BENCH_BUILD:-1}" = 0 ]; then
+  :  # the caller built the tree (the ctest smoke test runs inside a build)
+elif [ -x "$root/scripts/build.sh" ]; then
   SIMRUN_BUILD_DIR="$build" SIMRUN_BUILD_TYPE=Release "$root/scripts/build.sh" -DSIMRUN_BUILD_BENCHMARKS=ON >&2
 else
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSIMRUN_BUILD_BENCHMARKS=ON >/dev/null
@@ -27,26 +31,41 @@ fi
 # Every benchmark runs with the thread environment `simrun --threads N` gives a run: all pools
 # at N (a single-threaded OpenBLAS under a CHOLMOD allowed two OpenMP threads factorizes twice
 # as slowly). Benchmarks named threads:2 run in a second pass with N = 2, the rest with N = 1.
+# Each pass runs the benchmarks it selects by name (SIMRUN_BENCH_FILTER and the pass's thread
+# count); a pass that selects none is skipped, and a benchmark executable that fails is reported
+# at the end while the others' results are still printed.
 export OMP_WAIT_POLICY=PASSIVE
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+failures=()
 for exe in "$build"/benchmarks/*_bench; do
   [ -x "$exe" ] || continue
   name=$(basename "$exe")
+  if ! "$exe" --benchmark_list_tests >"$out/$name.list" 2>"$out/$name.err"; then
+    failures+=("$name: --benchmark_list_tests failed: $(tail -n 1 "$out/$name.err")")
+    continue
+  fi
   for threads in 1 2; do
-    if [ "$threads" = 1 ]; then pass_filter="-threads:2"; else pass_filter="threads:2"; fi
+    # The names this pass runs, as one anchored alternation (benchmark names have no regex
+    # characters but '.', escaped here).
+    selected=$(/usr/bin/python3 - "$out/$name.list" "$filter" "$threads" <<'PY'
+import re, sys
+names = [n.strip() for n in open(sys.argv[1]) if n.strip()]
+pattern, threads = re.compile(sys.argv[2]), sys.argv[3]
+keep = [n for n in names if pattern.search(n) and (("threads:2" in n) == (threads == "2"))]
+print("^(" + "|".join(n.replace(".", "\\.") for n in keep) + ")$" if keep else "")
+PY
+    )
+    [ -n "$selected" ] || continue
     echo "bench: running $name ($threads thread(s))" >&2
+    status=0
     OMP_NUM_THREADS=$threads OMP_THREAD_LIMIT=$threads OPENBLAS_NUM_THREADS=$threads \
       "$exe" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
-      --benchmark_format=json --benchmark_filter="$pass_filter" >"$out/$name.$threads.raw"
-    # Keep only the benchmarks SIMRUN_BENCH_FILTER asks for.
-    /usr/bin/python3 - "$out/$name.$threads.raw" "$filter" >"$out/$name.$threads.json" <<'PY'
-import json, re, sys
-data = json.load(open(sys.argv[1]))
-pattern = re.compile(sys.argv[2])
-data["benchmarks"] = [b for b in data.get("benchmarks", []) if pattern.search(b["run_name"])]
-json.dump(data, sys.stdout)
-PY
+      --benchmark_format=json --benchmark_filter="$selected" >"$out/$name.$threads.json" \
+      2>"$out/$name.$threads.err" || status=$?
+    if [ "$status" != 0 ]; then
+      failures+=("$name ($threads thread(s)): exit $status: $(tail -n 1 "$out/$name.$threads.err")")
+    fi
   done
 done
 
@@ -56,8 +75,12 @@ import glob, json, os, sys
 med = {}  # run_name -> median real time [ms], items/s
 counters = {}  # run_name -> user counters of the median
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
-    with open(path) as f:
-        data = json.load(f)
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except ValueError as error:  # a benchmark that died mid-output
+        print(f"bench: {os.path.basename(path)} unreadable ({error}); its results are left out")
+        continue
     for b in data.get("benchmarks", []):
         if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
             continue
@@ -141,6 +164,15 @@ for label, value, target, ok in rows:
     res = "" if ok is None and value is not None else ("n/a" if ok is None else ("PASS" if ok else "MISS"))
     print(f"{label:48s} {v:>10s} {target:>8s}  {res}")
 PY
+if [ ${#failures[@]} -gt 0 ]; then
+  echo
+  echo "bench: ${#failures[@]} benchmark run(s) failed (their results above are partial or missing):"
+  printf '  %s\n' "${failures[@]}"
+fi
+# SIMRUN_BENCH_SCENES=0 skips every scene timing below (the kernels only).
+if [ "${SIMRUN_BENCH_SCENES:-1}" = 0 ]; then
+  exit 0
+fi
 # The FEniCSx comparison (skipped, with a message, without python3-dolfinx; SIMRUN_BENCH_PEER=0
 # skips it too).
 if [ "${SIMRUN_BENCH_PEER:-1}" != 0 ]; then

@@ -2,6 +2,9 @@
 # Installs simrun's build and test dependencies from Debian 12 packages (see docs/conventions).
 # libopenblas0-pthread becomes the system BLAS that CHOLMOD's supernodal factorization calls;
 # the reference BLAS it replaces is many times slower on large 3D problems.
+# clang, libclang-rt-14-dev and libomp-dev (clang's OpenMP, only a recommendation of clang) build
+# the fuzz targets and the sanitized tests (scripts/fuzz.sh, scripts/sanitize.sh --quick); ccache
+# makes rebuilds, and CI's build of a fresh clone, reuse what was compiled before.
 # Idempotent: does nothing when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
 
@@ -9,7 +12,7 @@ packages=(
   build-essential cmake pkg-config git clang-format
   libeigen3-dev libsuitesparse-dev libspectra-dev nlohmann-json3-dev libtet1.5-dev
   libopenblas0-pthread zlib1g-dev python3-meshio
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libomp-dev ccache
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-numpy python3-matplotlib
 )

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "mesh/orient.hpp"
 #include "mesh/tet_mesh.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun::test {
 

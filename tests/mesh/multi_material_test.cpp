@@ -6,6 +6,7 @@
 
 #include "mesh/load_mesh.hpp"
 #include "mesh/orient.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

@@ -16,6 +16,7 @@
 #include "mesh/text_reader.hpp"
 #include "mesh_test_util.hpp"
 #include "scene/scene_test_files.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

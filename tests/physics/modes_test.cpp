@@ -11,6 +11,7 @@
 
 #include "scene/factory.hpp"
 #include "scene_builders.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

@@ -14,6 +14,7 @@
 #include "scene_builders.hpp"
 #include "sim/energy_table.hpp"
 #include "sim/simulation.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

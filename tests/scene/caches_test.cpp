@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "scene/mesh_cache.hpp"
 #include "scene/rest_eigen_cache.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

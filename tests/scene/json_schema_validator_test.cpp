@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "scene/scene_schema.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

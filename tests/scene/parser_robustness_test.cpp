@@ -13,6 +13,7 @@
 #include "scene/parse_scene.hpp"
 #include "scene/scene_overrides.hpp"
 #include "scene_test_files.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "scene/parse_scene.hpp"
+#include "support/test_paths.hpp"
 
 namespace simrun {
 namespace {
