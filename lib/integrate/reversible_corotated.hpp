@@ -1,6 +1,6 @@
 #pragma once
-/// Kharevych's time-reversible corotational integrator (thesis Sec. 3.4.2, Eq. 3.33 with the
-/// digest's erratum, digest 004 Sec. 6.5), for objects of the `corotated` material. The exact
+/// Kharevych's time-reversible corotational integrator (thesis Sec. 3.4.2, Eq. 3.33, with the
+/// typo of its printed p-update fixed, below), for objects of the `corotated` material. The exact
 /// symplectic midpoint would need the element rotations at t_{k+1/2}; this scheme takes them at
 /// t_k for the velocity solve and at t_{k+1} for the momentum update (model/corotational_split):
 ///   [M + (h^2/4) K_R(k)] v = p_k - (h/2) g(q_k)
