@@ -40,7 +40,7 @@ struct BoundaryShells {
 };
 BoundaryShells boundary_shells(const TetMesh& mesh);
 
-/// Which normal the Neumann load uses on a fine boundary face (thesis Sec. 4.3.7: "it was
+/// Which normal the Neumann load uses on a fine boundary face (thesis Sec. 4.4.2: "it was
 /// beneficial to alter the normal ... to the normal N of the coarse bounding tet"): the face's
 /// own, or that of the nearest boundary face of the coarse mesh (by centroid distance).
 enum class NeumannNormal { kFine, kCoarse };

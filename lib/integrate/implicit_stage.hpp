@@ -57,7 +57,7 @@ class ImplicitStageSolver {
 
   /// Like solve(), but with the Hessian factorized once and kept for later stages of the same
   /// step with the same tau and sigma (simplified Newton; SDIRK's shared stage matrix, survey
-  /// Sec. 3.5). For quadratic U this is exact Newton. Falls back to solve() if the frozen
+  /// Sec. 3.1). For quadratic U this is exact Newton. Falls back to solve() if the frozen
   /// iteration does not converge within newton.max_iterations (every frozen iteration counts).
   Status solve_reusing_factorization(Model& model, const ImplicitStage& stage, VecX& x,
                                      StepStats& stats);

@@ -17,7 +17,7 @@ using RowSpMat = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 RowSpMat lbs_basis(const MatX3& rest, const SpMat& phi, const MatX3& origin, const VecX& length,
                    const std::vector<int>& full_to_free, int num_free);
 
-/// One affine handle per object (Sec. 3.2): phi = 1 - phi_DBC on the object's vertices
+/// One affine handle per object (Sec. 3.4): phi = 1 - phi_DBC on the object's vertices
 /// (`object_of_vertex[v]`, -1 for none), the origin at the object's centre of mass (`mass` per
 /// vertex), the linear DOFs scaled by the object's RMS radius about it.
 struct AffineHandles {

@@ -227,7 +227,7 @@ TEST(MultilevelCli, ACubatureFitThatMissesItsToleranceContinuesOrStopsAsAsked) {
 }
 
 TEST(MultilevelCli, ThePapersDirectionStopEndsStepsEarlierAndStaysClose) {
-  // Newton stops once |d_s| / (h |V|) < 1e-3 m/s (Trusty et al. Sec. 2.2): fewer iterations
+  // Newton stops once |d_s| / (h |V|) < 1e-3 m/s (Trusty et al. Sec. 3.9): fewer iterations
   // than the residual test; kinetic and gravitational energy within 1 % of the converged run's
   // scale.
   TempDir tmp;

@@ -131,7 +131,7 @@ TEST(VariationalMidpoint, PrefactoredOnLinearBodyAndEqualToImplicitMidpoint) {
 }
 
 TEST(Sdirk2, OneFactorizationPerStepOnLinearBody) {
-  // Survey Sec. 3.5: both stages share the matrix M + tau D + tau^2 K.
+  // Survey Sec. 3.1: both stages share the matrix M + tau D + tau^2 K.
   const testing::Cantilever osc;
   Sdirk2 sdirk(IntegratorSettings{});
   const VecX c = VecX::Constant(osc.omega.size(), 1e-4), d = VecX::Zero(osc.omega.size());
