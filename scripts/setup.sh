@@ -14,7 +14,7 @@ packages=(
   libopenblas0-pthread zlib1g-dev python3-meshio
   clang libclang-rt-14-dev libomp-dev ccache
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-jsonschema python3-numpy python3-matplotlib
+  python3 python3-jsonschema python3-numpy python3-matplotlib pyflakes3
 )
 
 missing=()
