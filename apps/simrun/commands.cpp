@@ -147,24 +147,158 @@ int validate_command(const CommonOptions& options) {
 
 namespace {
 
-/// Steps a built simulation to its end and records the outcome (run.json, simrun.log, the
-/// closing line); `resume`: continue from that checkpoint. Returns the exit code.
-int step_and_record(const CommonOptions& options, Simulation& simulation,
-                    const RunSettings& settings, nlohmann::json& record, std::ofstream& log,
-                    double setup_seconds, int threads, const Checkpoint* resume,
-                    const nlohmann::json* record_before = nullptr) {
+/// Where a run records its outcome (run.json, simrun.log) and what the record says of it.
+struct RunRecording {
+  const CommonOptions& options;
+  const RunSettings& settings;
+  nlohmann::json& record;
+  std::ofstream& log;
+  double setup_seconds;
+  int threads;
+  const Checkpoint* resume;             // continued from this checkpoint, if any
+  const nlohmann::json* record_before;  // a resumed run's record, put back on bad input
+};
+
+/// The output observers, and last the checkpoint writer.
+void add_run_observers(const CommonOptions& options, const RunSettings& settings,
+                       Simulation& simulation) {
   add_output_observers(simulation, settings);
   // Last: a checkpoint at step k comes after step k's rows and frame.
   simulation.add_observer(
       std::make_unique<CheckpointObserver>(settings.out_dir / "checkpoint" / "state.bin",
                                            options.checkpoint_steps, options.checkpoint_seconds));
-  const long expected_steps = settings.clock().expected_steps();
+}
+
+/// The progress line on stderr (none when quiet).
+std::unique_ptr<ProgressReporter> make_progress(const CommonOptions& options, long expected_steps,
+                                                const Checkpoint* resume) {
   std::unique_ptr<ProgressReporter> progress;
   if (!options.quiet) {
     progress = std::make_unique<ProgressReporter>(std::cerr, static_cast<int>(expected_steps),
                                                   stream_is_terminal(stderr));
     if (resume) progress->start_at(static_cast<int>(resume->step));
   }
+  return progress;
+}
+
+/// Records bad input found before the first step and throws it, naming the checkpoint file.
+[[noreturn]] void record_input_failure(const RunRecording& rec, ProgressReporter* progress,
+                                       const InputError& e) {
+  // Bad input found before the first step (a checkpoint that does not fit the scene, or an
+  // output file that cannot be continued): a resumed run's record is put back as it was (its
+  // outputs are intact), a new run's says why.
+  const std::string message = e.what();
+  const std::string why =
+      rec.resume && !rec.resume->file.empty() && message.rfind("checkpoint:", 0) == 0
+          ? rec.resume->file.string() + ": " + message
+          : message;
+  if (progress) progress->finish("failed");
+  if (rec.record_before) {
+    write_run_record(rec.settings.out_dir, *rec.record_before);
+  } else {
+    rec.record["status"] = "failed";
+    rec.record["message"] = why;
+    write_run_record(rec.settings.out_dir, rec.record);
+  }
+  rec.log << "failed: " << why << "\n";
+  throw InputError(why);
+}
+
+/// Records running out of memory while stepping; the exit code.
+int record_out_of_memory(const RunRecording& rec, ProgressReporter* progress,
+                         const Simulation& simulation) {
+  // Out of memory while stepping: the run failed with its outputs so far (exit 2, as a
+  // diverged run), not bad input, since steps may have been written.
+  if (progress) progress->finish("failed");
+  rec.record["status"] = "failed";
+  rec.record["message"] = "out of memory after step " +
+                          std::to_string(simulation.result().steps_done) +
+                          " (the scene needs more memory than this process may use)";
+  write_run_record(rec.settings.out_dir, rec.record);
+  rec.log << "failed: " << rec.record["message"].get<std::string>() << "\n";
+  std::cerr << "simrun: failed: " << rec.record["message"].get<std::string>()
+            << "; outputs up to the last good step are in " << rec.settings.out_dir.string()
+            << "\n";
+  return kExitDiverged;
+}
+
+/// Records any other failure (e.g. a disk that filled up) before main() maps it.
+void record_internal_failure(const RunRecording& rec, ProgressReporter* progress,
+                             const std::exception& e) {
+  if (progress) progress->finish("failed");
+  rec.record["status"] = "failed";
+  rec.record["message"] = std::string("internal error: ") + e.what();
+  write_run_record(rec.settings.out_dir, rec.record);
+  rec.log << "failed: internal error: " << e.what() << "\n";
+}
+
+/// The finished, diverged or interrupted run into run.json and simrun.log (which it closes);
+/// an empty message becomes the summary of steps and time.
+void record_outcome(const RunRecording& rec, const Simulation& simulation, RunResult& result,
+                    long expected_steps) {
+  nlohmann::json& record = rec.record;
+  const double total_seconds = rec.setup_seconds + result.seconds_total;
+  if (result.message.empty())
+    result.message = std::to_string(result.steps_done) +
+                     " steps to t = " + short_number(result.t_end, 10) + " s in " +
+                     short_number(total_seconds, 3) + " s";
+  record["status"] = result.status;
+  record["thread_use"] = thread_report(rec.threads);
+  record["message"] = result.message;
+  if (!result.warnings.empty()) record["warnings"] = result.warnings;
+  record["wall_seconds"] = {{"total", total_seconds},
+                            {"setup", rec.setup_seconds},
+                            {"stepping", result.seconds_stepping},
+                            {"output", result.seconds_output}};
+  const Model& model = simulation.model();
+  record["counts"] = {{"steps_requested", expected_steps},
+                      {"steps_done", result.steps_done},
+                      {"t_end", std::stod(format_time(result.t_end))},  // 15 digits
+                      {"frames", result.frames_written},
+                      {"vertices", model.num_vertices()},
+                      {"free_dofs", model.num_free()}};
+  write_run_record(rec.settings.out_dir, record);
+
+  rec.log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
+          << result.frames_written << " frames, " << short_number(total_seconds, 3) << " s; "
+          << result.message << "\n";
+  rec.log.close();
+}
+
+/// The closing line on stderr and the exit code of a run that stepped.
+int report_outcome(const RunRecording& rec, const RunResult& result, bool time_limit_reached) {
+  const RunSettings& settings = rec.settings;
+  if (result.status == "interrupted") {
+    std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
+              << result.steps_done << " in " << settings.out_dir.string()
+              << "; continue with: simrun resume " << settings.out_dir.string() << "\n";
+    // A time limit is not a signal: the run did not finish, like a diverged one.
+    return time_limit_reached ? kExitDiverged : 128 + interrupt_signal();
+  }
+  if (result.status != "finished") {
+    std::cerr << "simrun: " << result.status << ": " << result.message
+              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
+    return kExitDiverged;
+  }
+  if (!rec.options.quiet) {
+    std::cerr << "simrun: wrote " << settings.out_dir.string()
+              << " (run.json, energy.csv, stats.csv" << (settings.write_vtu ? ", frames.pvd" : "")
+              << ")\n";
+  }
+  return kExitFinished;
+}
+
+/// Steps a built simulation to its end and records the outcome (run.json, simrun.log, the
+/// closing line); `resume`: continue from that checkpoint. Returns the exit code.
+int step_and_record(const CommonOptions& options, Simulation& simulation,
+                    const RunSettings& settings, nlohmann::json& record, std::ofstream& log,
+                    double setup_seconds, int threads, const Checkpoint* resume,
+                    const nlohmann::json* record_before = nullptr) {
+  const RunRecording rec{options,       settings, record, log,
+                         setup_seconds, threads,  resume, record_before};
+  add_run_observers(options, settings, simulation);
+  const long expected_steps = settings.clock().expected_steps();
+  const std::unique_ptr<ProgressReporter> progress = make_progress(options, expected_steps, resume);
   const Timer stepping_timer;
   bool time_limit_reached = false;
   RunResult result;
@@ -184,43 +318,11 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
         },
         resume);
   } catch (const InputError& e) {
-    // Bad input found before the first step (a checkpoint that does not fit the scene, or an
-    // output file that cannot be continued): a resumed run's record is put back as it was (its
-    // outputs are intact), a new run's says why.
-    const std::string message = e.what();
-    const std::string why = resume && !resume->file.empty() && message.rfind("checkpoint:", 0) == 0
-                                ? resume->file.string() + ": " + message
-                                : message;
-    if (progress) progress->finish("failed");
-    if (record_before) {
-      write_run_record(settings.out_dir, *record_before);
-    } else {
-      record["status"] = "failed";
-      record["message"] = why;
-      write_run_record(settings.out_dir, record);
-    }
-    log << "failed: " << why << "\n";
-    throw InputError(why);
+    record_input_failure(rec, progress.get(), e);
   } catch (const std::bad_alloc&) {
-    // Out of memory while stepping: the run failed with its outputs so far (exit 2, as a
-    // diverged run), not bad input, since steps may have been written.
-    if (progress) progress->finish("failed");
-    record["status"] = "failed";
-    record["message"] = "out of memory after step " +
-                        std::to_string(simulation.result().steps_done) +
-                        " (the scene needs more memory than this process may use)";
-    write_run_record(settings.out_dir, record);
-    log << "failed: " << record["message"].get<std::string>() << "\n";
-    std::cerr << "simrun: failed: " << record["message"].get<std::string>()
-              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
-    return kExitDiverged;
+    return record_out_of_memory(rec, progress.get(), simulation);
   } catch (const std::exception& e) {
-    // Record the failure (e.g. a disk that filled up) before main() maps it.
-    if (progress) progress->finish("failed");
-    record["status"] = "failed";
-    record["message"] = std::string("internal error: ") + e.what();
-    write_run_record(settings.out_dir, record);
-    log << "failed: internal error: " << e.what() << "\n";
+    record_internal_failure(rec, progress.get(), e);
     throw;
   }
   if (progress) progress->finish(result.status);
@@ -228,51 +330,8 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
     if (!options.quiet) std::cerr << "warning: " << warning << "\n";
     log << "warning: " << warning << "\n";
   }
-
-  const double total_seconds = setup_seconds + result.seconds_total;
-  if (result.message.empty())
-    result.message = std::to_string(result.steps_done) +
-                     " steps to t = " + short_number(result.t_end, 10) + " s in " +
-                     short_number(total_seconds, 3) + " s";
-  record["status"] = result.status;
-  record["thread_use"] = thread_report(threads);
-  record["message"] = result.message;
-  if (!result.warnings.empty()) record["warnings"] = result.warnings;
-  record["wall_seconds"] = {{"total", total_seconds},
-                            {"setup", setup_seconds},
-                            {"stepping", result.seconds_stepping},
-                            {"output", result.seconds_output}};
-  const Model& model = simulation.model();
-  record["counts"] = {{"steps_requested", expected_steps},
-                      {"steps_done", result.steps_done},
-                      {"t_end", std::stod(format_time(result.t_end))},  // 15 digits
-                      {"frames", result.frames_written},
-                      {"vertices", model.num_vertices()},
-                      {"free_dofs", model.num_free()}};
-  write_run_record(settings.out_dir, record);
-
-  log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
-      << result.frames_written << " frames, " << short_number(total_seconds, 3) << " s; "
-      << result.message << "\n";
-  log.close();
-  if (result.status == "interrupted") {
-    std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
-              << result.steps_done << " in " << settings.out_dir.string()
-              << "; continue with: simrun resume " << settings.out_dir.string() << "\n";
-    // A time limit is not a signal: the run did not finish, like a diverged one.
-    return time_limit_reached ? kExitDiverged : 128 + interrupt_signal();
-  }
-  if (result.status != "finished") {
-    std::cerr << "simrun: " << result.status << ": " << result.message
-              << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
-    return kExitDiverged;
-  }
-  if (!options.quiet) {
-    std::cerr << "simrun: wrote " << settings.out_dir.string()
-              << " (run.json, energy.csv, stats.csv" << (settings.write_vtu ? ", frames.pvd" : "")
-              << ")\n";
-  }
-  return kExitFinished;
+  record_outcome(rec, simulation, result, expected_steps);
+  return report_outcome(rec, result, time_limit_reached);
 }
 
 }  // namespace

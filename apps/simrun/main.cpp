@@ -89,26 +89,35 @@ void add_scene_options(CLI::App* command, simrun::app::CommonOptions& options) {
                       "(VALUE is JSON, or a bare word for a string)");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  using namespace simrun::app;
-  CLI::App app{"simrun: batch simulator for stiff elastodynamics driven by JSON scenes"};
-  app.set_version_flag("--version",
-                       std::string("simrun ") + simrun::kVersion + " (" + simrun::kGitHash + ")");
-  app.require_subcommand(1);
-
-  CommonOptions options;
-  options.command_line = joined_command_line(argc, argv);
-  options.argv.assign(argv, argv + argc);
+/// The subcommands and the values their options fill (CLI11 keeps their addresses: built in
+/// place, never moved).
+struct CommandLine {
+  simrun::app::CommonOptions options;
   int steps = -1;
   int modes = 10;
+  bool modes_csv_only = false;
+  std::string resume_dir;
+  long resume_steps = -1;
+  simrun::app::SweepOptions sweep_options;
+  CLI::App* run = nullptr;
+  CLI::App* resume = nullptr;
+  CLI::App* validate = nullptr;
+  CLI::App* modes_cmd = nullptr;
+  CLI::App* coarsen = nullptr;
+  CLI::App* schema = nullptr;
+  CLI::App* sweep = nullptr;
+};
 
+void add_run_command(CLI::App& app, CommandLine& cli) {
+  using namespace simrun::app;
+  CommonOptions& options = cli.options;
   CLI::App* run = app.add_subcommand("run", "Simulate a scene and write its output folder");
+  cli.run = run;
   add_scene_options(run, options);
   run->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)")
       ->check(not_empty_path());
-  run->add_option("--steps", steps, "Number of steps (overrides time.steps)")->check(at_least(0));
+  run->add_option("--steps", cli.steps, "Number of steps (overrides time.steps)")
+      ->check(at_least(0));
   run->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
       ->check(at_least(1));
   run->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
@@ -121,32 +130,41 @@ int main(int argc, char** argv) {
   run->add_flag("--force", options.force,
                 "Write into an output folder that holds other outputs (simrun's files there "
                 "are replaced)");
+}
 
+void add_resume_command(CLI::App& app, CommandLine& cli) {
+  using namespace simrun::app;
+  CommonOptions& options = cli.options;
   CLI::App* resume =
       app.add_subcommand("resume", "Continue a run from its checkpoint (OUT/checkpoint/)");
-  std::string resume_dir;
-  long resume_steps = -1;
-  resume->add_option("outdir", resume_dir, "The run's output folder")
+  cli.resume = resume;
+  resume->add_option("outdir", cli.resume_dir, "The run's output folder")
       ->required()
       ->check(CLI::ExistingDirectory);
-  resume->add_option("--steps", resume_steps, "Total steps to reach (default: the scene's)")
+  resume->add_option("--steps", cli.resume_steps, "Total steps to reach (default: the scene's)")
       ->check(at_least(1, std::numeric_limits<long>::max()));
   resume->add_option("--threads", options.threads, "Threads for assembly (default: all cores)")
       ->check(at_least(1));
   resume->add_flag("-q,--quiet", options.quiet, "No progress or notes, only errors");
   add_checkpoint_option(resume, options);
   add_time_limit_option(resume, options);
+}
 
+/// validate, modes and coarsen: the commands that examine a scene without running it.
+void add_scene_inspection_commands(CLI::App& app, CommandLine& cli) {
+  using namespace simrun::app;
+  CommonOptions& options = cli.options;
   CLI::App* validate = app.add_subcommand("validate", "Check a scene and print it normalized");
+  cli.validate = validate;
   add_scene_options(validate, options);
   validate->add_flag("-q,--quiet", options.quiet,
                      "Print nothing: the exit code says whether the scene is valid");
 
   CLI::App* modes_cmd = app.add_subcommand("modes", "Rest-state eigenmodes K u = lambda M u");
+  cli.modes_cmd = modes_cmd;
   add_scene_options(modes_cmd, options);
-  modes_cmd->add_option("-n,--count", modes, "Number of modes")->check(at_least(1));
-  bool modes_csv_only = false;
-  modes_cmd->add_flag("--csv-only", modes_csv_only,
+  modes_cmd->add_option("-n,--count", cli.modes, "Number of modes")->check(at_least(1));
+  modes_cmd->add_flag("--csv-only", cli.modes_csv_only,
                       "Write modes.csv only (no modes/mode_NNN.vtu: 1000 modes of a 2.5k-tet "
                       "beam are ~200 MB of VTU)");
   modes_cmd->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)")
@@ -156,17 +174,16 @@ int main(int argc, char** argv) {
 
   CLI::App* coarsen = app.add_subcommand(
       "coarsen", "Homogenized tensors of the scene's coarsened objects (docs/coarsening.md)");
+  cli.coarsen = coarsen;
   add_scene_options(coarsen, options);
   coarsen->add_option("-o,--output", options.out_dir, "Output folder (overrides output.dir)")
       ->check(not_empty_path());
   coarsen->add_option("--threads", options.threads, "Threads")->check(at_least(1));
   coarsen->add_flag("-q,--quiet", options.quiet, "No notes, only errors");
+}
 
-  CLI::App* schema = app.add_subcommand("schema", "Print the scene JSON Schema");
-
-  SweepOptions sweep_options;
-  CLI::App* sweep = add_sweep_subcommand(app, sweep_options);
-
+/// True, after saying so, when the first argument is a command simrun does not have.
+bool reported_unknown_command(int argc, char** argv) {
   // CLI11 reports an unknown subcommand as a missing one; name it instead.
   const std::vector<std::string> commands = {"run",    "validate", "modes", "coarsen",
                                              "schema", "sweep",    "resume"};
@@ -178,24 +195,23 @@ int main(int argc, char** argv) {
       std::cerr << "; did you mean '" << near << "'?";
     }
     std::cerr << "\n";
-    return kExitBadInput;
+    return true;
   }
+  return false;
+}
 
+/// The parsed command, run; its errors as messages and exit codes.
+int run_selected_command(const CommandLine& cli) {
+  using namespace simrun::app;
+  const CommonOptions& options = cli.options;
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitFinished : kExitBadInput;
-  }
-
-  try {
-    if (*run) return run_command(options, steps);
-    if (*resume) return resume_command(options, resume_dir, resume_steps);
-    if (*validate) return validate_command(options);
-    if (*modes_cmd) return modes_command(options, modes, !modes_csv_only);
-    if (*coarsen) return coarsen_command(options);
-    if (*sweep) return sweep_command(sweep_options);
-    if (*schema) {
+    if (*cli.run) return run_command(options, cli.steps);
+    if (*cli.resume) return resume_command(options, cli.resume_dir, cli.resume_steps);
+    if (*cli.validate) return validate_command(options);
+    if (*cli.modes_cmd) return modes_command(options, cli.modes, !cli.modes_csv_only);
+    if (*cli.coarsen) return coarsen_command(options);
+    if (*cli.sweep) return sweep_command(cli.sweep_options);
+    if (*cli.schema) {
       std::cout << simrun::scene_schema_text();
       return kExitFinished;
     }
@@ -219,4 +235,33 @@ int main(int argc, char** argv) {
     return kExitInternal;
   }
   return kExitInternal;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace simrun::app;
+  CLI::App app{"simrun: batch simulator for stiff elastodynamics driven by JSON scenes"};
+  app.set_version_flag("--version",
+                       std::string("simrun ") + simrun::kVersion + " (" + simrun::kGitHash + ")");
+  app.require_subcommand(1);
+
+  CommandLine cli;
+  cli.options.command_line = joined_command_line(argc, argv);
+  cli.options.argv.assign(argv, argv + argc);
+  add_run_command(app, cli);
+  add_resume_command(app, cli);
+  add_scene_inspection_commands(app, cli);
+  cli.schema = app.add_subcommand("schema", "Print the scene JSON Schema");
+  cli.sweep = add_sweep_subcommand(app, cli.sweep_options);
+
+  if (reported_unknown_command(argc, argv)) return kExitBadInput;
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitFinished : kExitBadInput;
+  }
+  return run_selected_command(cli);
 }

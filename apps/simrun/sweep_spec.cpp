@@ -147,17 +147,22 @@ std::vector<std::string> short_names(const std::vector<std::string>& pointers) {
   }
 }
 
-Sweep read_sweep(const fs::path& path) {
-  Sweep sweep;
-  sweep.file = fs::absolute(path).lexically_normal();
-  const fs::path& file = sweep.file;
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+/// The sweep file parsed keeping the order of its keys, after read_json_file's checks.
+ordered_json read_ordered(const fs::path& file) {
   read_json_file(file);  // syntax errors with line, column and caret; duplicate keys
   // Parsed again keeping the order of the keys: it orders the parameters (names, grid loops).
   std::ifstream in(file, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
-  const auto root = nlohmann::ordered_json::parse(text.str());
+  return ordered_json::parse(text.str());
+}
 
+/// The root's keys, "scene" (an existing file) and "mode".
+void read_scene_and_mode(const ordered_json& root, const fs::path& file, Sweep& sweep) {
   if (!root.is_object()) fail(file, "(root)", "expected an object, found " + found(root));
   for (const auto& [key, value] : root.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) continue;
@@ -179,18 +184,22 @@ Sweep read_sweep(const fs::path& path) {
       fail(file, "/mode", "expected \"grid\" or \"zip\", found " + found(root["mode"]));
     sweep.mode = root["mode"].get<std::string>();
   }
+}
 
-  if (root.contains("set")) {
-    const auto& fixed = root["set"];
-    if (!fixed.is_object())
-      fail(file, "/set",
-           "expected an object {\"/json/pointer\": value, ...}, found " + found(fixed));
-    for (const auto& [pointer, value] : fixed.items()) {
-      check_pointer(file, "set \"" + pointer + "\"", pointer);
-      sweep.fixed.push_back({pointer, json::parse(value.dump())});
-    }
+/// "set": the settings every point shares.
+void read_fixed(const ordered_json& root, const fs::path& file, Sweep& sweep) {
+  if (!root.contains("set")) return;
+  const auto& fixed = root["set"];
+  if (!fixed.is_object())
+    fail(file, "/set", "expected an object {\"/json/pointer\": value, ...}, found " + found(fixed));
+  for (const auto& [pointer, value] : fixed.items()) {
+    check_pointer(file, "set \"" + pointer + "\"", pointer);
+    sweep.fixed.push_back({pointer, json::parse(value.dump())});
   }
+}
 
+/// "parameters": each pointer's values, and the parameters' short names.
+void read_parameters(const ordered_json& root, const fs::path& file, Sweep& sweep) {
   if (!root.contains("parameters"))
     fail(file, "/parameters", "missing: an object {\"/json/pointer\": [values...], ...}");
   const auto& parameters = root["parameters"];
@@ -226,8 +235,10 @@ Sweep read_sweep(const fs::path& path) {
   }
   const std::vector<std::string> names = short_names(pointers);
   for (std::size_t i = 0; i < names.size(); ++i) sweep.parameters[i].short_name = names[i];
+}
 
-  // Expansion: one list of value indices per point.
+/// Expansion: one list of value indices per point.
+std::vector<std::vector<std::size_t>> value_combinations(const Sweep& sweep, const fs::path& file) {
   std::vector<std::vector<std::size_t>> combinations;
   const auto& first = sweep.parameters.front();
   if (sweep.mode == "zip") {
@@ -251,6 +262,12 @@ Sweep read_sweep(const fs::path& path) {
       combinations = std::move(next);
     }
   }
+  return combinations;
+}
+
+/// The named points of the combinations; a point given twice is an error.
+void add_points(const std::vector<std::vector<std::size_t>>& combinations, const fs::path& file,
+                Sweep& sweep) {
   for (std::size_t k = 0; k < combinations.size(); ++k) {
     SweepPoint point;
     point.index = static_cast<int>(k);
@@ -270,6 +287,19 @@ Sweep read_sweep(const fs::path& path) {
         fail(file, "/parameters",
              "zip items " + std::to_string(j) + " and " + std::to_string(k) +
                  " give the same point (" + sweep.points[k].name + ") twice");
+}
+
+}  // namespace
+
+Sweep read_sweep(const fs::path& path) {
+  Sweep sweep;
+  sweep.file = fs::absolute(path).lexically_normal();
+  const fs::path& file = sweep.file;
+  const auto root = read_ordered(file);
+  read_scene_and_mode(root, file, sweep);
+  read_fixed(root, file, sweep);
+  read_parameters(root, file, sweep);
+  add_points(value_combinations(sweep, file), file, sweep);
   make_unique(sweep.points);
   return sweep;
 }

@@ -183,13 +183,10 @@ BoundaryShells boundary_shells(const TetMesh& mesh) {
   return shells;
 }
 
-HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const TetElements& elements,
-                                                   const std::vector<VoigtTensor>& tensors,
-                                                   const HarmonicOptions& options,
-                                                   const std::string& what) {
-  const int n = fine.num_vertices();
-  HarmonicDisplacements result;
+namespace {
 
+/// Throws when tets overlap at a face.
+void require_no_overshared_faces(const TetMesh& fine, const std::string& what) {
   // The loads go on the boundary faces, which form closed shells unless tets overlap at a face
   // (mesh/boundary.hpp); such a boundary misses the overlapped faces and the load is wrong.
   const std::vector<OversharedFace> overshared = overshared_faces(fine);
@@ -205,7 +202,12 @@ HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const Te
                      " (a duplicated tet?); its boundary, which the harmonic problems load, is "
                      "then not a closed surface");
   }
+}
 
+/// The six load cases on the outer boundary shell into result.loads, with the face counts.
+void add_boundary_loads(const TetMesh& fine, const HarmonicOptions& options,
+                        const std::string& what, HarmonicDisplacements& result) {
+  const int n = fine.num_vertices();
   // Loads: S_j A_f / 3 at each vertex of every outer-shell face (Kharevych Eq. 4.3, Sec. 4.4.2).
   const BoundaryShells shells = boundary_shells(fine);
   std::vector<Vec3> normals;
@@ -229,44 +231,81 @@ HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const Te
     }
   }
   require(result.outer_faces > 0, what + ": the fine mesh has no outer boundary shell");
+}
 
-  const bool pure_neumann = options.fixed_vertices.empty();
-  const VecX weights = lumped_volumes(elements, n);
-  if (pure_neumann) {
-    double removed = 0.0, total = 0.0;
-    for (int j = 0; j < 6; ++j) {
-      VecX b = result.loads.col(j);
-      remove_net_force_and_torque(fine.vertices, weights, b);
-      removed = std::max(removed, (b - result.loads.col(j)).norm());
-      total = std::max(total, result.loads.col(j).norm());
-      result.loads.col(j) = b;
-    }
-    result.removed_load_fraction = removed / total;
+/// Pure Neumann: each load case less its net force and torque, and the largest fraction removed.
+void remove_net_loads(const MatX3& vertices, const VecX& weights, HarmonicDisplacements& result) {
+  double removed = 0.0, total = 0.0;
+  for (int j = 0; j < 6; ++j) {
+    VecX b = result.loads.col(j);
+    remove_net_force_and_torque(vertices, weights, b);
+    removed = std::max(removed, (b - result.loads.col(j)).norm());
+    total = std::max(total, result.loads.col(j).norm());
+    result.loads.col(j) = b;
   }
+  result.removed_load_fraction = removed / total;
+}
 
-  const DofMap dofs(n, options.fixed_vertices);
-  const SpMat K = voigt_stiffness(elements, tensors, dofs);
+/// The stiffness over the free DOFs less the ones pinning the rigid motions (pure Neumann), and
+/// each free DOF's index in it (-1: pinned).
+struct PinnedStiffness {
+  SpMat K_kept;
+  std::vector<int> kept_index;
+};
 
+PinnedStiffness pin_rigid_motions(const SpMat& K, const DofMap& dofs, const MatX3& vertices,
+                                  bool pure_neumann) {
+  PinnedStiffness p;
   std::vector<bool> dropped(dofs.num_free(), false);
   if (pure_neumann)
-    for (int full : rigid_pin_dofs(fine.vertices)) dropped[dofs.free_index(full)] = true;
-  std::vector<int> kept_index;
-  const SpMat K_kept = without_dofs(K, dropped, kept_index);
-  const int num_kept = static_cast<int>(K_kept.rows());
+    for (int full : rigid_pin_dofs(vertices)) dropped[dofs.free_index(full)] = true;
+  p.K_kept = without_dofs(K, dropped, p.kept_index);
+  return p;
+}
 
+/// The six load cases solved with the pinned stiffness (one column each, kept DOFs).
+MatX solve_load_cases(const PinnedStiffness& p, const DofMap& dofs, const MatX& loads,
+                      const std::string& what) {
+  const std::vector<int>& kept_index = p.kept_index;
+  const int num_kept = static_cast<int>(p.K_kept.rows());
   MatX rhs(num_kept, 6);
   for (int j = 0; j < 6; ++j) {
-    const VecX b = dofs.restrict_vector(result.loads.col(j));
+    const VecX b = dofs.restrict_vector(loads.col(j));
     for (int i = 0; i < dofs.num_free(); ++i)
       if (kept_index[i] >= 0) rhs(kept_index[i], j) = b[i];
   }
   auto solver = make_cholmod_solver();
-  if (solver->factorize_positive_definite(K_kept) != Status::kSuccess)
+  if (solver->factorize_positive_definite(p.K_kept) != Status::kSuccess)
     throw InputError(what +
                      ": the fine stiffness is singular with the rigid motions fixed (a part of "
                      "the mesh not connected to the rest, or a zero-stiffness region?)");
   MatX solution(num_kept, 6);
   solver->solve(rhs, solution);
+  return solution;
+}
+
+}  // namespace
+
+HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const TetElements& elements,
+                                                   const std::vector<VoigtTensor>& tensors,
+                                                   const HarmonicOptions& options,
+                                                   const std::string& what) {
+  const int n = fine.num_vertices();
+  HarmonicDisplacements result;
+
+  require_no_overshared_faces(fine, what);
+  add_boundary_loads(fine, options, what, result);
+
+  const bool pure_neumann = options.fixed_vertices.empty();
+  const VecX weights = lumped_volumes(elements, n);
+  if (pure_neumann) remove_net_loads(fine.vertices, weights, result);
+
+  const DofMap dofs(n, options.fixed_vertices);
+  const SpMat K = voigt_stiffness(elements, tensors, dofs);
+
+  const PinnedStiffness pinned = pin_rigid_motions(K, dofs, fine.vertices, pure_neumann);
+  const std::vector<int>& kept_index = pinned.kept_index;
+  const MatX solution = solve_load_cases(pinned, dofs, result.loads, what);
 
   result.fields = MatX::Zero(3 * n, 6);
   for (int j = 0; j < 6; ++j) {

@@ -17,6 +17,81 @@ double interval_kinetic(const Model& model, const VecX& db, double dt) {
   return 0.5 * db.dot(model.apply_mass(db)) / (dt * dt);
 }
 
+/// The parts of an implicit adaptive step's system in (b, dt, lambda) that stay fixed over its
+/// Newton iterations.
+struct ImplicitSystem {
+  Eigen::Index n;  // DOFs
+  double h;
+  bool first;        // the first step: lambda's equation has no energy terms yet
+  bool with_lambda;  // the symplectic scheme's lambda unknown
+  bool damped;
+  double c;  // F- = -c D v
+  double weight_a, weight_b;
+  const MatX& M;
+  const MatX& D;
+  const VecX& p;
+  double reference_energy;
+  double work;  // W_k
+};
+
+/// The quantities at the current iterate that the residual and the Jacobian share.
+struct IterateTerms {
+  const LagrangianForces& f;
+  const VecX& grad_sigma;
+  const VecX& db;
+  const VecX& Mv;
+  const VecX& Ddb;
+  double energy;
+  double work_left;
+};
+
+/// The residual of the header's equations into `residual`; the largest of its scaled parts.
+double residual_error(const ImplicitSystem& s, const IterateTerms& t, double sigma, double dt,
+                      double lambda, VecX& residual) {
+  const Eigen::Index n = s.n;
+  // Residuals of the header's equations, and their scales for the convergence test.
+  residual.head(n) = t.Mv + dt * t.f.left - s.p;
+  if (s.damped) residual.head(n) += s.c * t.Ddb;  // -dt F-
+  if (s.with_lambda) residual.head(n) += s.h * lambda * s.weight_a * t.grad_sigma;
+  residual[n] = dt - s.h * sigma;
+  double scale_l = 1.0;
+  if (s.with_lambda) {
+    residual[n + 1] =
+        lambda - (s.first ? 0.0 : t.energy - s.reference_energy - s.work - t.work_left);
+    scale_l = std::abs(t.energy) + std::abs(s.reference_energy) + std::abs(t.f.potential) +
+              std::abs(s.work);
+  }
+  const double scale_q = s.p.norm() + t.Mv.norm() + dt * t.f.left.norm();
+  return std::max({scale_q > 0.0 ? residual.head(n).norm() / scale_q : residual.head(n).norm(),
+                   std::abs(residual[n]) / dt,
+                   s.with_lambda && scale_l > 0.0 ? std::abs(residual[n + 1]) / scale_l : 0.0});
+}
+
+/// The Jacobian in (b, dt, lambda) into J; dF: the left force's Jacobian.
+void assemble_jacobian(const Model& model, const ImplicitSystem& s, const IterateTerms& t,
+                       const MatX& dF, double dt, MatX& J) {
+  const Eigen::Index n = s.n;
+  const double h = s.h, c = s.c;
+  J.setZero();
+  J.topLeftCorner(n, n) = s.M / dt + dt * dF;
+  if (s.damped) J.topLeftCorner(n, n) += c * s.D;
+  J.block(0, n, n, 1) = -t.Mv / dt + t.f.left;
+  J.row(n).head(n) = -h * s.weight_b * t.grad_sigma.transpose();
+  J(n, n) = 1.0;
+  if (s.with_lambda) {
+    J.block(0, n + 1, n, 1) = h * s.weight_a * t.grad_sigma;
+    if (!s.first) {
+      J.row(n + 1).head(n) = -(t.Mv / dt + t.f.right).transpose();
+      J(n + 1, n) = 2.0 * interval_kinetic(model, t.db, dt) / dt;
+      if (s.damped) {  // d work_left / d(b, dt)
+        J.row(n + 1).head(n) -= (2.0 * c / dt) * t.Ddb.transpose();
+        J(n + 1, n) += c * t.db.dot(t.Ddb) / (dt * dt);
+      }
+    }
+    J(n + 1, n + 1) = 1.0;
+  }
+}
+
 }  // namespace
 
 bool accepts_adaptive(std::string_view type) {
@@ -88,6 +163,8 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
   lambda = first ? 0.0 : m_lambda;
   const bool damped = D.size() > 0;
   const double c = m_lagrangian.left_share();  // F- = -c D v
+  const ImplicitSystem system{n, h, first, m_with_lambda,      damped, c, m_weight_a, m_weight_b,
+                              M, D, p,     m_reference_energy, m_work};
   LagrangianForces f;
   VecX grad_sigma, residual(rows), dz, Ddb;
   MatX J(rows, rows), dF;
@@ -106,22 +183,8 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
       Ddb = D * db;
       work_left = -c * db.dot(Ddb) / dt;
     }
-    // Residuals of the header's equations, and their scales for the convergence test.
-    residual.head(n) = Mv + dt * f.left - p;
-    if (damped) residual.head(n) += c * Ddb;  // -dt F-
-    if (m_with_lambda) residual.head(n) += h * lambda * m_weight_a * grad_sigma;
-    residual[n] = dt - h * sigma;
-    double scale_l = 1.0;
-    if (m_with_lambda) {
-      residual[n + 1] = lambda - (first ? 0.0 : energy - m_reference_energy - m_work - work_left);
-      scale_l = std::abs(energy) + std::abs(m_reference_energy) + std::abs(f.potential) +
-                std::abs(m_work);
-    }
-    const double scale_q = p.norm() + Mv.norm() + dt * f.left.norm();
-    const double error =
-        std::max({scale_q > 0.0 ? residual.head(n).norm() / scale_q : residual.head(n).norm(),
-                  std::abs(residual[n]) / dt,
-                  m_with_lambda && scale_l > 0.0 ? std::abs(residual[n + 1]) / scale_l : 0.0});
+    const IterateTerms terms{f, grad_sigma, db, Mv, Ddb, energy, work_left};
+    const double error = residual_error(system, terms, sigma, dt, lambda, residual);
     if (!std::isfinite(error)) return Status::kNumericalIssue;
     m_last_iterations = it;
     if (error <= m_settings.tolerance) {
@@ -130,24 +193,7 @@ Status AdaptiveVariational::implicit_step(Model& model, const VecX& a, const Vec
     }
     // Jacobian in (b, dt, lambda); the sigma Hessian terms are dropped (thesis Sec. 3.3.7).
     m_lagrangian.left_force_jacobian(model, a, b, dF);
-    J.setZero();
-    J.topLeftCorner(n, n) = M / dt + dt * dF;
-    if (damped) J.topLeftCorner(n, n) += c * D;
-    J.block(0, n, n, 1) = -Mv / dt + f.left;
-    J.row(n).head(n) = -h * m_weight_b * grad_sigma.transpose();
-    J(n, n) = 1.0;
-    if (m_with_lambda) {
-      J.block(0, n + 1, n, 1) = h * m_weight_a * grad_sigma;
-      if (!first) {
-        J.row(n + 1).head(n) = -(Mv / dt + f.right).transpose();
-        J(n + 1, n) = 2.0 * interval_kinetic(model, db, dt) / dt;
-        if (damped) {  // d work_left / d(b, dt)
-          J.row(n + 1).head(n) -= (2.0 * c / dt) * Ddb.transpose();
-          J(n + 1, n) += c * db.dot(Ddb) / (dt * dt);
-        }
-      }
-      J(n + 1, n + 1) = 1.0;
-    }
+    assemble_jacobian(model, system, terms, dF, dt, J);
     dz = J.partialPivLu().solve(-residual);
     if (!dz.allFinite()) return Status::kNumericalIssue;
     b += dz.head(n);

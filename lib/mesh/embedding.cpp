@@ -113,143 +113,175 @@ double point_tet_distance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec
   return (p - closest_point_on_tet(p, a, b, c, d)).norm();
 }
 
-Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
-  const int nt = mesh.num_tets();
-  std::vector<Mat3> inverse(static_cast<size_t>(nt));
-  for (int t = 0; t < nt; ++t) {
-    const Vec3 d = mesh.vertices.row(mesh.tets(t, 3)).transpose();
-    Mat3 T;
-    for (int a = 0; a < 3; ++a) T.col(a) = mesh.vertices.row(mesh.tets(t, a)).transpose() - d;
-    inverse[static_cast<size_t>(t)] = T.inverse();
-  }
-  const TetGrid grid = build_grid(mesh);
-  const AabbTree tree(tet_boxes(mesh));  // points outside: the tets near them
-  struct Boxes {
-    MatX3 lower, upper;
-  } boxes{MatX3(nt, 3), MatX3(nt, 3)};
-  for (int t = 0; t < nt; ++t) {
-    boxes.lower.row(t) = mesh.vertices.row(mesh.tets(t, 0));
-    boxes.upper.row(t) = boxes.lower.row(t);
-    for (int a = 1; a < 4; ++a) {
-      boxes.lower.row(t) = boxes.lower.row(t).cwiseMin(mesh.vertices.row(mesh.tets(t, a)));
-      boxes.upper.row(t) = boxes.upper.row(t).cwiseMax(mesh.vertices.row(mesh.tets(t, a)));
+namespace {
+
+/// The mesh's tets prepared for locating points: inverse edge matrices for barycentric
+/// coordinates, a grid and an AABB tree of the tets, and their bounding boxes.
+struct TetLocator {
+  explicit TetLocator(const TetMesh& m)
+      : mesh(m),
+        inverse(static_cast<size_t>(m.num_tets())),
+        grid(build_grid(m)),
+        tree(tet_boxes(m)),  // points outside: the tets near them
+        lower(m.num_tets(), 3),
+        upper(m.num_tets(), 3) {
+    const int nt = mesh.num_tets();
+    for (int t = 0; t < nt; ++t) {
+      const Vec3 d = mesh.vertices.row(mesh.tets(t, 3)).transpose();
+      Mat3 T;
+      for (int a = 0; a < 3; ++a) T.col(a) = mesh.vertices.row(mesh.tets(t, a)).transpose() - d;
+      inverse[static_cast<size_t>(t)] = T.inverse();
     }
+    for (int t = 0; t < nt; ++t) {
+      lower.row(t) = mesh.vertices.row(mesh.tets(t, 0));
+      upper.row(t) = lower.row(t);
+      for (int a = 1; a < 4; ++a) {
+        lower.row(t) = lower.row(t).cwiseMin(mesh.vertices.row(mesh.tets(t, a)));
+        upper.row(t) = upper.row(t).cwiseMax(mesh.vertices.row(mesh.tets(t, a)));
+      }
+    }
+    scale = nt > 0
+                ? (mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff()).norm()
+                : 1.0;
   }
-  const auto bary = [&](int t, const Vec3& p) {
+
+  Eigen::Vector4d bary(int t, const Vec3& p) const {
     return barycentric(inverse[static_cast<size_t>(t)],
                        mesh.vertices.row(mesh.tets(t, 3)).transpose(), p);
-  };
+  }
+  Vec3 v(int t, int a) const { return Vec3(mesh.vertices.row(mesh.tets(t, a)).transpose()); }
+  double window_of(double d) const { return d + std::max(kTieFraction * d, 1e-12 * scale); }
+  double box_distance(int t, const Vec3& p) const {
+    const Vec3 below = lower.row(t).transpose() - p;
+    const Vec3 above = p - upper.row(t).transpose();
+    return below.cwiseMax(above).cwiseMax(0.0).norm();
+  }
+  double tet_distance(int t, const Vec3& p) const {
+    return point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
+  }
 
+  const TetMesh& mesh;
+  std::vector<Mat3> inverse;
+  TetGrid grid;
+  AabbTree tree;
+  MatX3 lower, upper;  // the tets' bounding boxes
+  double scale = 1.0;
+};
+
+/// The tets near a point outside the mesh: (tet, distance) within the near-tie window of the
+/// nearest, in index order, and the nearest distance.
+struct NearTets {
+  std::vector<std::pair<int, double>> near;
+  double nearest = std::numeric_limits<double>::infinity();
+};
+
+/// The tets near p; `best` becomes the nearest (the lowest index among equals).
+NearTets near_tets(const TetLocator& loc, const Vec3& p, int& best) {
+  // The exact distance only where the tet's bounding box, a lower bound, is near enough:
+  // tets in order of their box distance, until it exceeds the nearest distance (then the
+  // near-tie window). The same tets, distances and ties as trying every tet.
+  // An upper bound of the nearest distance: the nearest tet of the point's grid cell, or,
+  // when that cell holds none, of the tet with the nearest box (a scan of every box).
+  double upper = std::numeric_limits<double>::infinity();
+  for (int t : loc.grid.cells[loc.grid.flat(loc.grid.index(p))])
+    upper = std::min(upper, loc.tet_distance(t, p));
+  if (!std::isfinite(upper)) {
+    int box_nearest = 0;
+    double nearest_box = loc.box_distance(0, p);
+    for (int t = 1; t < loc.mesh.num_tets(); ++t)
+      if (const double b = loc.box_distance(t, p); b < nearest_box) {
+        nearest_box = b;
+        box_nearest = t;
+      }
+    upper = loc.tet_distance(box_nearest, p);
+  }
+  // Only tets whose box lies within that bound's window can matter (a few): the tree finds
+  // them, sorted by box distance.
+  const double bound = loc.window_of(upper);
+  std::vector<std::pair<double, int>> by_box;
+  loc.tree.for_each_overlap(Aabb{p - Vec3::Constant(bound), p + Vec3::Constant(bound)}, [&](int t) {
+    if (const double b = loc.box_distance(t, p); b <= bound) by_box.emplace_back(b, t);
+  });
+  std::sort(by_box.begin(), by_box.end());
+  NearTets n;  // (tet, distance) within the window
+  for (const auto& [lower_bound, t] : by_box) {
+    if (lower_bound > loc.window_of(n.nearest)) break;
+    const double d = loc.tet_distance(t, p);
+    n.near.emplace_back(t, d);
+    if (d < n.nearest || (d == n.nearest && t < best)) {  // the lowest index among equals
+      n.nearest = d;
+      best = t;
+    }
+  }
+  std::sort(n.near.begin(), n.near.end());  // index order, as a loop over every tet
+  return n;
+}
+
+/// Embeds point i, p, outside every tet (`best`: the grid's least-outside tet); true when
+/// it was clamped (its row of e written), false when `best` is the tet to extrapolate from.
+bool embed_outside_point(const TetLocator& loc, const Vec3& p, int i, int& best, Embedding& e) {
+  // Outside every tet. The distance to the nearest tets (their closest points); among the
+  // near-ties, within half as far again as the nearest, the tet whose
+  // extrapolation is best conditioned: the smallest gain sum_a |w_a| (1 inside a tet; near a
+  // sliver's face it grows like distance / sliver height). Extrapolating a little further
+  // from a well-shaped tet beats extrapolating from a sliver, whose weights blow up.
+  const NearTets n = near_tets(loc, p, best);
+  // (A degenerate tet's weights are not finite: it never wins over the nearest.)
+  const double window = loc.window_of(n.nearest);
+  double best_gain = loc.bary(best, p).cwiseAbs().sum();
+  double d_best = n.nearest;
+  for (const auto& [t, d] : n.near) {
+    if (d > window) continue;
+    const double gain = loc.bary(t, p).cwiseAbs().sum();
+    if (std::isfinite(gain) && !(gain >= best_gain)) {
+      best_gain = gain;
+      best = t;
+      d_best = d;
+    }
+  }
+  if (d_best > 0.0) {
+    ++e.num_outside;
+    e.max_outside_distance = std::max(e.max_outside_distance, d_best);
+  }
+  e.max_extrapolation_gain = std::max(e.max_extrapolation_gain, best_gain);
+  if (!(best_gain > kMaxExtrapolationGain)) return false;
+  // Clamp: the tet's closest point (weights in [0, 1]), which moves the point by d_best but
+  // never amplifies the tet's values; no longer exact for affine fields.
+  const Vec3 c =
+      closest_point_on_tet(p, loc.v(best, 0), loc.v(best, 1), loc.v(best, 2), loc.v(best, 3));
+  Eigen::Vector4d w = loc.bary(best, c).cwiseMax(0.0);
+  w /= w.sum();
+  ++e.num_clamped;
+  e.tet[static_cast<size_t>(i)] = best;
+  e.weights.row(i) = w.transpose();
+  return true;
+}
+
+}  // namespace
+
+Embedding embed_points(const TetMesh& mesh, const MatX3& points) {
+  const TetLocator loc(mesh);
   Embedding e;
   const int np = static_cast<int>(points.rows());
   e.tet.assign(static_cast<size_t>(np), -1);
   e.weights.resize(np, 4);
   const double inside_tol = -1e-10;
-  const double scale =
-      nt > 0 ? (mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff()).norm()
-             : 1.0;
   for (int i = 0; i < np; ++i) {
     const Vec3 p = points.row(i).transpose();
     // Inside the containing tet, or the tet of the cell where it is least outside.
     int best = -1;
     double best_min = -std::numeric_limits<double>::infinity();
-    for (int t : grid.cells[grid.flat(grid.index(p))]) {
-      const double m = bary(t, p).minCoeff();
+    for (int t : loc.grid.cells[loc.grid.flat(loc.grid.index(p))]) {
+      const double m = loc.bary(t, p).minCoeff();
       if (m > best_min) {
         best_min = m;
         best = t;
       }
       if (m >= inside_tol) break;
     }
-    if (best < 0 || best_min < inside_tol) {
-      // Outside every tet. The distance to the nearest tets (their closest points); among the
-      // near-ties, within half as far again as the nearest, the tet whose
-      // extrapolation is best conditioned: the smallest gain sum_a |w_a| (1 inside a tet; near a
-      // sliver's face it grows like distance / sliver height). Extrapolating a little further
-      // from a well-shaped tet beats extrapolating from a sliver, whose weights blow up.
-      const auto v = [&](int t, int a) {
-        return Vec3(mesh.vertices.row(mesh.tets(t, a)).transpose());
-      };
-      // The exact distance only where the tet's bounding box, a lower bound, is near enough:
-      // tets in order of their box distance, until it exceeds the nearest distance (then the
-      // near-tie window). The same tets, distances and ties as trying every tet.
-      const auto window_of = [&](double d) {
-        return d + std::max(kTieFraction * d, 1e-12 * scale);
-      };
-      const auto box_distance = [&](int t) {
-        const Vec3 below = boxes.lower.row(t).transpose() - p;
-        const Vec3 above = p - boxes.upper.row(t).transpose();
-        return below.cwiseMax(above).cwiseMax(0.0).norm();
-      };
-      const auto tet_distance = [&](int t) {
-        return point_tet_distance(p, v(t, 0), v(t, 1), v(t, 2), v(t, 3));
-      };
-      // An upper bound of the nearest distance: the nearest tet of the point's grid cell, or,
-      // when that cell holds none, of the tet with the nearest box (a scan of every box).
-      double upper = std::numeric_limits<double>::infinity();
-      for (int t : grid.cells[grid.flat(grid.index(p))]) upper = std::min(upper, tet_distance(t));
-      if (!std::isfinite(upper)) {
-        int box_nearest = 0;
-        double nearest_box = box_distance(0);
-        for (int t = 1; t < nt; ++t)
-          if (const double b = box_distance(t); b < nearest_box) {
-            nearest_box = b;
-            box_nearest = t;
-          }
-        upper = tet_distance(box_nearest);
-      }
-      // Only tets whose box lies within that bound's window can matter (a few): the tree finds
-      // them, sorted by box distance.
-      const double bound = window_of(upper);
-      std::vector<std::pair<double, int>> by_box;
-      tree.for_each_overlap(Aabb{p - Vec3::Constant(bound), p + Vec3::Constant(bound)}, [&](int t) {
-        if (const double b = box_distance(t); b <= bound) by_box.emplace_back(b, t);
-      });
-      std::sort(by_box.begin(), by_box.end());
-      std::vector<std::pair<int, double>> near;  // (tet, distance) within the window
-      double nearest = std::numeric_limits<double>::infinity();
-      for (const auto& [lower_bound, t] : by_box) {
-        if (lower_bound > window_of(nearest)) break;
-        const double d = tet_distance(t);
-        near.emplace_back(t, d);
-        if (d < nearest || (d == nearest && t < best)) {  // the lowest index among equals
-          nearest = d;
-          best = t;
-        }
-      }
-      std::sort(near.begin(), near.end());  // index order, as a loop over every tet
-      // (A degenerate tet's weights are not finite: it never wins over the nearest.)
-      const double window = window_of(nearest);
-      double best_gain = bary(best, p).cwiseAbs().sum();
-      double d_best = nearest;
-      for (const auto& [t, d] : near) {
-        if (d > window) continue;
-        const double gain = bary(t, p).cwiseAbs().sum();
-        if (std::isfinite(gain) && !(gain >= best_gain)) {
-          best_gain = gain;
-          best = t;
-          d_best = d;
-        }
-      }
-      if (d_best > 0.0) {
-        ++e.num_outside;
-        e.max_outside_distance = std::max(e.max_outside_distance, d_best);
-      }
-      e.max_extrapolation_gain = std::max(e.max_extrapolation_gain, best_gain);
-      if (best_gain > kMaxExtrapolationGain) {
-        // Clamp: the tet's closest point (weights in [0, 1]), which moves the point by d_best but
-        // never amplifies the tet's values; no longer exact for affine fields.
-        const Vec3 c = closest_point_on_tet(p, v(best, 0), v(best, 1), v(best, 2), v(best, 3));
-        Eigen::Vector4d w = bary(best, c).cwiseMax(0.0);
-        w /= w.sum();
-        ++e.num_clamped;
-        e.tet[static_cast<size_t>(i)] = best;
-        e.weights.row(i) = w.transpose();
-        continue;
-      }
-    }
+    if ((best < 0 || best_min < inside_tol) && embed_outside_point(loc, p, i, best, e)) continue;
     e.tet[static_cast<size_t>(i)] = best;
-    e.weights.row(i) = bary(best, p).transpose();
+    e.weights.row(i) = loc.bary(best, p).transpose();
   }
   return e;
 }

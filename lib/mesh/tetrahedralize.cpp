@@ -33,11 +33,9 @@ std::string tetgen_error(int code) {
   }
 }
 
-}  // namespace
-
-TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double max_volume,
-                       int target_tets, const std::string& source_name) {
-  require_closed_manifold(surface, source_name);
+/// The refinement parameters TetGen can take.
+void require_tetgen_parameters(double quality_ratio, double max_volume, int target_tets,
+                               const std::string& source_name) {
   // TetGen's Delaunay refinement need not terminate for radius-edge bounds below 1.
   require(quality_ratio == 0.0 || (quality_ratio >= 1.0 && std::isfinite(quality_ratio)),
           source_name + ": TetGen quality: expected 0 (off) or a radius-edge ratio >= 1, found " +
@@ -48,9 +46,10 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double 
               std::to_string(max_volume));
   require(target_tets >= 0, source_name + ": TetGen target_tets: expected >= 0, found " +
                                 std::to_string(target_tets));
-  if (target_tets > 0) max_volume = enclosed_volume(surface) / target_tets;
+}
 
-  tetgenio in;  // its destructor frees every list allocated with new[]
+/// The surface as TetGen's input: its points and one triangle facet per face.
+void set_surface_input(const SurfaceMesh& surface, tetgenio& in) {
   in.firstnumber = 0;
   in.numberofpoints = surface.num_vertices();
   in.pointlist = new REAL[3 * in.numberofpoints];
@@ -69,21 +68,12 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double 
     facet.polygonlist[0].vertexlist = new int[3];
     for (int c = 0; c < 3; ++c) facet.polygonlist[0].vertexlist[c] = surface.faces(f, c);
   }
+}
 
-  // Numbers are set on tetgenbehavior directly, after parsing placeholders, so that they reach
-  // TetGen exactly (its switch parser reads digits by hand).
-  std::string switches = "pzAQ";
-  if (quality_ratio > 0) switches += "q2";
-  if (max_volume > 0) switches += "a1";
-  tetgenbehavior behavior;
-  std::vector<char> buf(switches.begin(), switches.end());
-  buf.push_back('\0');
-  if (!behavior.parse_commandline(buf.data()))
-    throw InputError(source_name + ": TetGen rejected the switches '" + switches + "'");
-  if (quality_ratio > 0) behavior.minratio = quality_ratio;
-  if (max_volume > 0) behavior.maxvolume = max_volume;
-
-  tetgenio out;
+/// Runs TetGen on `in` into `out`, after its check for self-intersections; its errors as
+/// InputError.
+void run_tetgen(tetgenbehavior& behavior, tetgenio& in, tetgenio& out,
+                const std::string& source_name) {
   // Links the fix for TetGen 1.5.0's double free on errors (see tetgen_terminate.cpp).
   require(detail::tetgen_terminate_replaced(), "TetGen error handler not installed");
   try {
@@ -106,10 +96,10 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double 
     throw InputError(source_name +
                      ": TetGen failed to tetrahedralize the surface: " + tetgen_error(code));
   }
-  require(out.numberoftetrahedra > 0 && out.numberofcorners == 4,
-          source_name + ": expected TetGen to produce linear tetrahedra, found " +
-              std::to_string(out.numberoftetrahedra));
+}
 
+/// TetGen's output as a mesh (vertices, tets, regions from the first attribute).
+TetMesh mesh_from_tetgen(const tetgenio& out) {
   TetMesh mesh;
   mesh.vertices.resize(out.numberofpoints, 3);
   for (int i = 0; i < out.numberofpoints; ++i)
@@ -124,6 +114,40 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double 
           std::lround(out.tetrahedronattributelist[t * out.numberoftetrahedronattributes]));
     }
   }
+  return mesh;
+}
+
+}  // namespace
+
+TetMesh tetrahedralize(const SurfaceMesh& surface, double quality_ratio, double max_volume,
+                       int target_tets, const std::string& source_name) {
+  require_closed_manifold(surface, source_name);
+  require_tetgen_parameters(quality_ratio, max_volume, target_tets, source_name);
+  if (target_tets > 0) max_volume = enclosed_volume(surface) / target_tets;
+
+  tetgenio in;  // its destructor frees every list allocated with new[]
+  set_surface_input(surface, in);
+
+  // Numbers are set on tetgenbehavior directly, after parsing placeholders, so that they reach
+  // TetGen exactly (its switch parser reads digits by hand).
+  std::string switches = "pzAQ";
+  if (quality_ratio > 0) switches += "q2";
+  if (max_volume > 0) switches += "a1";
+  tetgenbehavior behavior;
+  std::vector<char> buf(switches.begin(), switches.end());
+  buf.push_back('\0');
+  if (!behavior.parse_commandline(buf.data()))
+    throw InputError(source_name + ": TetGen rejected the switches '" + switches + "'");
+  if (quality_ratio > 0) behavior.minratio = quality_ratio;
+  if (max_volume > 0) behavior.maxvolume = max_volume;
+
+  tetgenio out;
+  run_tetgen(behavior, in, out, source_name);
+  require(out.numberoftetrahedra > 0 && out.numberofcorners == 4,
+          source_name + ": expected TetGen to produce linear tetrahedra, found " +
+              std::to_string(out.numberoftetrahedra));
+
+  TetMesh mesh = mesh_from_tetgen(out);
   orient_tets(mesh, source_name + " (TetGen output)");
   return mesh;
 }

@@ -124,6 +124,54 @@ std::vector<int> draw_proportional(std::vector<double> score, int count, std::mt
   return drawn;
 }
 
+/// The partition's tets sampled so far (local indices, in the order drawn).
+struct TetSample {
+  std::vector<int> chosen;
+  std::vector<char> is_chosen;
+
+  void add(int k) {
+    is_chosen[k] = 1;
+    chosen.push_back(k);
+  }
+  void add_all_remaining() {
+    for (int k = 0; k < static_cast<int>(is_chosen.size()); ++k)
+      if (!is_chosen[k]) add(k);
+  }
+};
+
+/// The first sample: `n_init` of the n tets.
+TetSample initial_sample(int n, int n_init, std::mt19937_64& rng) {
+  // n_init = min(m, n) distinct tets, uniformly (a partial Fisher-Yates shuffle).
+  std::vector<int> order(n);
+  for (int k = 0; k < n; ++k) order[k] = k;
+  for (int i = 0; i < n_init; ++i) {
+    const int j = i + std::min(n - i - 1, static_cast<int>(uniform01(rng) * (n - i)));
+    std::swap(order[i], order[j]);
+  }
+  TetSample sample;
+  sample.chosen.assign(order.begin(), order.begin() + n_init);
+  sample.is_chosen.assign(n, 0);
+  for (int k : sample.chosen) sample.is_chosen[k] = 1;
+  return sample;
+}
+
+/// Up to `count` unsampled tets, drawn by the residual r = A_S x - b of the current fit.
+std::vector<int> draw_by_residual(const MomentSystem& system, const VecX& r,
+                                  const TetSample& sample, int count, std::mt19937_64& rng) {
+  // rho_k = (A_k . r)^2 for the tets not yet sampled (Alg. 3).
+  const VecX projection = system.A.transpose() * r;
+  std::vector<int> candidates;
+  std::vector<double> score;
+  for (int k = 0; k < static_cast<int>(sample.is_chosen.size()); ++k)
+    if (!sample.is_chosen[k]) {
+      candidates.push_back(k);
+      score.push_back(projection[k] * projection[k]);
+    }
+  std::vector<int> drawn = draw_proportional(score, count, rng);
+  for (int& d : drawn) d = candidates[d];
+  return drawn;
+}
+
 /// Alg. 3 on one partition: NNLS on a growing random subset of its tets.
 PartitionFit fit_partition(const MatX3& rest, const MatX4i& tets, const std::vector<int>& elements,
                            const VecX& volume, const RowSpMat& phi, const MatX3& origins,
@@ -141,29 +189,12 @@ PartitionFit fit_partition(const MatX3& rest, const MatX4i& tets, const std::vec
                       static_cast<std::uint32_t>(settings.seed >> 32),
                       static_cast<std::uint32_t>(partition)};
   std::mt19937_64 rng(seeds);
-  // n_init = min(m, n) distinct tets, uniformly (a partial Fisher-Yates shuffle).
-  std::vector<int> order(n);
-  for (int k = 0; k < n; ++k) order[k] = k;
   // The sample's cap (settings.max_points); n when there is none or it is not below n.
   const int cap = settings.max_points > 0 ? std::min(n, settings.max_points) : n;
   const bool capped = cap < n;
-  const int n_init = std::min({m, n, cap});
-  for (int i = 0; i < n_init; ++i) {
-    const int j = i + std::min(n - i - 1, static_cast<int>(uniform01(rng) * (n - i)));
-    std::swap(order[i], order[j]);
-  }
-  std::vector<int> chosen(order.begin(), order.begin() + n_init);
-  std::vector<char> is_chosen(n, 0);
-  for (int k : chosen) is_chosen[k] = 1;
+  TetSample sample = initial_sample(n, std::min({m, n, cap}), rng);
+  std::vector<int>& chosen = sample.chosen;
   const int batch = std::max(10, m / 10);
-
-  auto add_all_remaining = [&] {
-    for (int k = 0; k < n; ++k)
-      if (!is_chosen[k]) {
-        is_chosen[k] = 1;
-        chosen.push_back(k);
-      }
-  };
 
   NnlsResult solution;
   while (true) {
@@ -176,30 +207,18 @@ PartitionFit fit_partition(const MatX3& rest, const MatX4i& tets, const std::vec
     if (capped && static_cast<int>(chosen.size()) >= cap) break;  // a miss, by the cap
     if (fit.rounds >= settings.max_rounds) {
       if (capped) break;
-      add_all_remaining();
+      sample.add_all_remaining();
       continue;
     }
-    // rho_k = (A_k . r)^2 for the tets not yet sampled (Alg. 3).
     const VecX r = columns * solution.x - system.b;
-    const VecX projection = system.A.transpose() * r;
-    std::vector<int> candidates;
-    std::vector<double> score;
-    for (int k = 0; k < n; ++k)
-      if (!is_chosen[k]) {
-        candidates.push_back(k);
-        score.push_back(projection[k] * projection[k]);
-      }
-    const std::vector<int> drawn =
-        draw_proportional(score, std::min(batch, cap - static_cast<int>(chosen.size())), rng);
+    const std::vector<int> drawn = draw_by_residual(
+        system, r, sample, std::min(batch, cap - static_cast<int>(chosen.size())), rng);
     if (drawn.empty()) {
       if (capped) break;
-      add_all_remaining();
+      sample.add_all_remaining();
       continue;
     }
-    for (int d : drawn) {
-      is_chosen[candidates[d]] = 1;
-      chosen.push_back(candidates[d]);
-    }
+    for (int k : drawn) sample.add(k);
   }
   fit.residual = solution.relative_residual;
   for (std::size_t c = 0; c < chosen.size(); ++c)

@@ -134,6 +134,103 @@ int free_origin(const MatX3& rest, const MatX4i& tets, const std::vector<int>& l
   return best;
 }
 
+/// The mesh, partitions and stiffness weights the weight functions are solved on.
+struct WeightDomain {
+  const MatX3& rest;
+  const MatX4i& tets;
+  const VecX& weight;
+  const MeshFaces& faces;
+  const std::vector<int>& element_label;
+  const std::vector<std::set<int>>& neighbours;
+};
+
+/// u_pos,i of every handle as triplets (vertex, handle, u); `pinned_fixed`: vertices held at zero.
+std::vector<Eigen::Triplet<double, int>> clipped_handle_functions(
+    const WeightDomain& d, const std::vector<int>& origin_vertex,
+    const std::vector<bool>& pinned_fixed) {
+  const MatX4i& tets = d.tets;
+  const int m = static_cast<int>(origin_vertex.size());
+  // u_pos,i per handle (Eq. 8 and the clip), as triplets (vertex, handle, u).
+  std::vector<Eigen::Triplet<double, int>> clipped;
+  std::vector<bool> in_subdomain(m, false);
+  for (int i = 0; i < m; ++i) {
+    if (origin_vertex[i] < 0) continue;  // a partition of fixed vertices: no handle
+    std::fill(in_subdomain.begin(), in_subdomain.end(), false);
+    in_subdomain[i] = true;
+    std::map<int, double> pinned;
+    for (int j : d.neighbours[i]) {
+      in_subdomain[j] = true;
+      if (origin_vertex[j] >= 0) pinned[origin_vertex[j]] = 0.0;
+    }
+    for (int e = 0; e < tets.rows(); ++e)
+      if (in_subdomain[d.element_label[e]])
+        for (int a = 0; a < 4; ++a)
+          if (pinned_fixed[tets(e, a)]) pinned[tets(e, a)] = 0.0;
+    pinned[origin_vertex[i]] = 1.0;
+    for (const auto& [v, u] :
+         clipped_biharmonic(d.rest, tets, d.weight, d.faces, d.element_label, in_subdomain, pinned))
+      clipped.emplace_back(v, i, u);
+  }
+  return clipped;
+}
+
+/// u_DBC before normalization, over every vertex.
+VecX clipped_dirichlet_function(const WeightDomain& d, const std::vector<int>& origin_vertex,
+                                const std::vector<bool>& fixed_vertex) {
+  const MatX4i& tets = d.tets;
+  const int n = static_cast<int>(d.rest.rows());
+  const int m = static_cast<int>(origin_vertex.size());
+  VecX dirichlet_weight = VecX::Zero(n);
+  std::vector<bool> in_subdomain(m, false);
+  std::map<int, double> pinned;
+  for (int e = 0; e < tets.rows(); ++e)
+    for (int a = 0; a < 4; ++a)
+      if (fixed_vertex[tets(e, a)]) in_subdomain[d.element_label[e]] = true;
+  const std::vector<bool> holding = in_subdomain;
+  for (int i = 0; i < m; ++i)
+    if (holding[i])
+      for (int j : d.neighbours[i]) in_subdomain[j] = true;
+  for (int i = 0; i < m; ++i)
+    if (in_subdomain[i] && origin_vertex[i] >= 0) pinned[origin_vertex[i]] = 0.0;
+  for (int v = 0; v < n; ++v)
+    if (fixed_vertex[v]) pinned[v] = 1.0;
+  for (const auto& [v, u] :
+       clipped_biharmonic(d.rest, tets, d.weight, d.faces, d.element_label, in_subdomain, pinned))
+    dirichlet_weight[v] = u;
+  return dirichlet_weight;
+}
+
+/// phi and the Dirichlet weight normalized to a partition of unity.
+void partition_of_unity(const WeightDomain& d,
+                        const std::vector<Eigen::Triplet<double, int>>& clipped,
+                        const std::vector<bool>& fixed_vertex, HandleWeights& result) {
+  const MatX4i& tets = d.tets;
+  const int n = static_cast<int>(d.rest.rows());
+  const int m = static_cast<int>(result.origin_vertex.size());
+  // Partition of unity (Eq. 9 / 11); a vertex no clipped weight reaches goes to its own
+  // partition's handle.
+  VecX total = result.dirichlet_weight;
+  for (const auto& t : clipped) total[t.row()] += t.value();
+  std::vector<int> own_partition(n, -1);
+  for (int e = 0; e < tets.rows(); ++e)
+    for (int a = 0; a < 4; ++a) own_partition[tets(e, a)] = d.element_label[e];
+  std::vector<Eigen::Triplet<double, int>> entries;
+  entries.reserve(clipped.size());
+  for (const auto& t : clipped)
+    if (!fixed_vertex[t.row()]) entries.emplace_back(t.row(), t.col(), t.value() / total[t.row()]);
+  for (int v = 0; v < n; ++v) {
+    if (total[v] > 0.0 || fixed_vertex[v] || own_partition[v] < 0) continue;
+    const int handle = own_partition[v];
+    if (result.origin_vertex[handle] < 0) continue;
+    entries.emplace_back(v, handle, 1.0);
+    ++result.zero_sum_vertices;
+  }
+  for (int v = 0; v < n; ++v)
+    if (total[v] > 0.0) result.dirichlet_weight[v] /= total[v];
+  result.phi.resize(n, m);
+  result.phi.setFromTriplets(entries.begin(), entries.end());
+}
+
 }  // namespace
 
 std::vector<int> handle_origins(const MatX3& rest, const MatX4i& tets,
@@ -167,76 +264,21 @@ HandleWeights sms_handle_weights(const MatX3& rest, const MatX4i& tets, const Ve
   const bool any_fixed = dirichlet_aware && std::find(fixed_vertex.begin(), fixed_vertex.end(),
                                                       true) != fixed_vertex.end();
   const std::vector<bool> pinned_fixed = dirichlet_aware ? fixed_vertex : std::vector<bool>(n);
+  const WeightDomain domain{rest, tets, weight, faces, element_label, neighbours};
 
   HandleWeights result;
   result.origin_vertex = handle_origins(rest, tets, element_label, center_vertex, fixed_vertex);
-
-  // u_pos,i per handle (Eq. 8 and the clip), as triplets (vertex, handle, u).
-  std::vector<Eigen::Triplet<double, int>> clipped;
-  std::vector<bool> in_subdomain(m, false);
-  for (int i = 0; i < m; ++i) {
-    if (result.origin_vertex[i] < 0) continue;  // a partition of fixed vertices: no handle
-    std::fill(in_subdomain.begin(), in_subdomain.end(), false);
-    in_subdomain[i] = true;
-    std::map<int, double> pinned;
-    for (int j : neighbours[i]) {
-      in_subdomain[j] = true;
-      if (result.origin_vertex[j] >= 0) pinned[result.origin_vertex[j]] = 0.0;
-    }
-    for (int e = 0; e < tets.rows(); ++e)
-      if (in_subdomain[element_label[e]])
-        for (int a = 0; a < 4; ++a)
-          if (pinned_fixed[tets(e, a)]) pinned[tets(e, a)] = 0.0;
-    pinned[result.origin_vertex[i]] = 1.0;
-    for (const auto& [v, u] :
-         clipped_biharmonic(rest, tets, weight, faces, element_label, in_subdomain, pinned))
-      clipped.emplace_back(v, i, u);
-  }
+  const std::vector<Eigen::Triplet<double, int>> clipped =
+      clipped_handle_functions(domain, result.origin_vertex, pinned_fixed);
 
   // u_DBC (Eq. 11): one at the fixed vertices, zero at the centres of the partitions holding
   // them and of their neighbours, on the union of those partitions and their neighbours.
   result.dirichlet_weight = VecX::Zero(n);
-  if (any_fixed) {
-    std::fill(in_subdomain.begin(), in_subdomain.end(), false);
-    std::map<int, double> pinned;
-    for (int e = 0; e < tets.rows(); ++e)
-      for (int a = 0; a < 4; ++a)
-        if (fixed_vertex[tets(e, a)]) in_subdomain[element_label[e]] = true;
-    const std::vector<bool> holding = in_subdomain;
-    for (int i = 0; i < m; ++i)
-      if (holding[i])
-        for (int j : neighbours[i]) in_subdomain[j] = true;
-    for (int i = 0; i < m; ++i)
-      if (in_subdomain[i] && result.origin_vertex[i] >= 0) pinned[result.origin_vertex[i]] = 0.0;
-    for (int v = 0; v < n; ++v)
-      if (fixed_vertex[v]) pinned[v] = 1.0;
-    for (const auto& [v, u] :
-         clipped_biharmonic(rest, tets, weight, faces, element_label, in_subdomain, pinned))
-      result.dirichlet_weight[v] = u;
-  }
+  if (any_fixed)
+    result.dirichlet_weight =
+        clipped_dirichlet_function(domain, result.origin_vertex, fixed_vertex);
 
-  // Partition of unity (Eq. 9 / 11); a vertex no clipped weight reaches goes to its own
-  // partition's handle.
-  VecX total = result.dirichlet_weight;
-  for (const auto& t : clipped) total[t.row()] += t.value();
-  std::vector<int> own_partition(n, -1);
-  for (int e = 0; e < tets.rows(); ++e)
-    for (int a = 0; a < 4; ++a) own_partition[tets(e, a)] = element_label[e];
-  std::vector<Eigen::Triplet<double, int>> entries;
-  entries.reserve(clipped.size());
-  for (const auto& t : clipped)
-    if (!fixed_vertex[t.row()]) entries.emplace_back(t.row(), t.col(), t.value() / total[t.row()]);
-  for (int v = 0; v < n; ++v) {
-    if (total[v] > 0.0 || fixed_vertex[v] || own_partition[v] < 0) continue;
-    const int handle = own_partition[v];
-    if (result.origin_vertex[handle] < 0) continue;
-    entries.emplace_back(v, handle, 1.0);
-    ++result.zero_sum_vertices;
-  }
-  for (int v = 0; v < n; ++v)
-    if (total[v] > 0.0) result.dirichlet_weight[v] /= total[v];
-  result.phi.resize(n, m);
-  result.phi.setFromTriplets(entries.begin(), entries.end());
+  partition_of_unity(domain, clipped, fixed_vertex, result);
   return result;
 }
 

@@ -89,6 +89,67 @@ class TransformedSystem {
 /// Column states of the active-set method.
 enum class Column : char { kZero, kPassive, kRejected };
 
+/// The zero-set column whose entering lowers the residual most, or -1 when none does beyond
+/// rounding (the KKT conditions hold).
+int entering_column(const TransformedSystem& system, const std::vector<Column>& state,
+                    const VecX& column_norm, int rows, double b_norm) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  // KKT test. Adding column j would lower |r| by w_j / |C(k:, j)|, the component of r along
+  // its new orthogonal direction. That reduction is computed with an error of about
+  // eps (sqrt(rows) |b| + |a_j| |r| / |C(k:, j)|), so below a few times that the column counts
+  // as not improving. (A tolerance on w_j relative to |A^T b| stops far too early on the
+  // ill-conditioned moment matrices of the cubature, where w ~ sigma_min |r| is tiny while
+  // |r| / |b| is still far above 1e-9.)
+  const auto tail = system.tail();
+  const auto residual_tail = system.residual_tail();
+  const double residual_norm = residual_tail.norm();
+  int entering = -1;
+  double best = 0.0;
+  for (int j = 0; j < static_cast<int>(state.size()); ++j) {
+    if (state[j] != Column::kZero) continue;
+    const double w = tail.col(j).dot(residual_tail);
+    const double orthogonal = tail.col(j).norm();
+    if (!(w > 0.0) || !(orthogonal > kDependenceTolerance * column_norm[j])) continue;
+    const double noise = kRoundingFactor * eps *
+                         (std::sqrt(static_cast<double>(rows)) * b_norm +
+                          column_norm[j] * residual_norm / orthogonal);
+    if (w / orthogonal > noise && w > best) {
+      best = w;
+      entering = j;
+    }
+  }
+  return entering;
+}
+
+/// The inner loop: leaves z > 0 on the passive set, moving x and dropping columns.
+void step_to_feasible(TransformedSystem& system, VecX& z, VecX& x, std::vector<Column>& state) {
+  // Inner loop: while some z_i <= 0, move x towards z until the first such x_i reaches zero,
+  // and drop the columns that did.
+  while (z.size() > 0 && z.minCoeff() <= 0.0) {
+    const std::vector<int>& passive = system.passive();
+    double alpha = std::numeric_limits<double>::infinity();
+    int blocking = -1;
+    for (int i = 0; i < z.size(); ++i) {
+      if (z[i] > 0.0) continue;
+      const double xi = x[passive[i]];
+      const double step = xi / (xi - z[i]);
+      if (step < alpha) {
+        alpha = step;
+        blocking = i;
+      }
+    }
+    for (int i = 0; i < z.size(); ++i) x[passive[i]] += alpha * (z[i] - x[passive[i]]);
+    for (int i = system.size() - 1; i >= 0; --i) {
+      const int j = system.passive()[i];
+      if (i != blocking && x[j] > 0.0) continue;
+      x[j] = 0.0;
+      state[j] = Column::kZero;
+      system.remove(i);
+    }
+    z = system.solve();
+  }
+}
+
 }  // namespace
 
 // Lawson & Hanson (1974), Algorithm NNLS (ch. 23): grow the passive set P by the column with the
@@ -110,35 +171,11 @@ NnlsResult solve_nnls(const MatX& A, const VecX& b, int max_iterations) {
   }
   VecX& x = result.x;
   const VecX column_norm = A.colwise().norm().transpose();
-  const double eps = std::numeric_limits<double>::epsilon();
 
   TransformedSystem system(A, b);
   std::vector<Column> state(cols, Column::kZero);
   while (true) {
-    // KKT test. Adding column j would lower |r| by w_j / |C(k:, j)|, the component of r along
-    // its new orthogonal direction. That reduction is computed with an error of about
-    // eps (sqrt(rows) |b| + |a_j| |r| / |C(k:, j)|), so below a few times that the column counts
-    // as not improving. (A tolerance on w_j relative to |A^T b| stops far too early on the
-    // ill-conditioned moment matrices of the cubature, where w ~ sigma_min |r| is tiny while
-    // |r| / |b| is still far above 1e-9.)
-    const auto tail = system.tail();
-    const auto residual_tail = system.residual_tail();
-    const double residual_norm = residual_tail.norm();
-    int entering = -1;
-    double best = 0.0;
-    for (int j = 0; j < cols; ++j) {
-      if (state[j] != Column::kZero) continue;
-      const double w = tail.col(j).dot(residual_tail);
-      const double orthogonal = tail.col(j).norm();
-      if (!(w > 0.0) || !(orthogonal > kDependenceTolerance * column_norm[j])) continue;
-      const double noise = kRoundingFactor * eps *
-                           (std::sqrt(static_cast<double>(rows)) * b_norm +
-                            column_norm[j] * residual_norm / orthogonal);
-      if (w / orthogonal > noise && w > best) {
-        best = w;
-        entering = j;
-      }
-    }
+    const int entering = entering_column(system, state, column_norm, rows, b_norm);
     if (entering < 0) {
       result.converged = true;
       break;
@@ -159,31 +196,7 @@ NnlsResult solve_nnls(const MatX& A, const VecX& b, int max_iterations) {
       state[entering] = Column::kRejected;
       continue;
     }
-    // Inner loop: while some z_i <= 0, move x towards z until the first such x_i reaches zero,
-    // and drop the columns that did.
-    while (z.size() > 0 && z.minCoeff() <= 0.0) {
-      const std::vector<int>& passive = system.passive();
-      double alpha = std::numeric_limits<double>::infinity();
-      int blocking = -1;
-      for (int i = 0; i < z.size(); ++i) {
-        if (z[i] > 0.0) continue;
-        const double xi = x[passive[i]];
-        const double step = xi / (xi - z[i]);
-        if (step < alpha) {
-          alpha = step;
-          blocking = i;
-        }
-      }
-      for (int i = 0; i < z.size(); ++i) x[passive[i]] += alpha * (z[i] - x[passive[i]]);
-      for (int i = system.size() - 1; i >= 0; --i) {
-        const int j = system.passive()[i];
-        if (i != blocking && x[j] > 0.0) continue;
-        x[j] = 0.0;
-        state[j] = Column::kZero;
-        system.remove(i);
-      }
-      z = system.solve();
-    }
+    step_to_feasible(system, z, x, state);
     for (int i = 0; i < system.size(); ++i) x[system.passive()[i]] = z[i];
     // x moved, so columns rejected against the old passive set get another chance; the entering
     // column, if the inner loop dropped it again, waits for the next change.

@@ -37,14 +37,10 @@ int first_vertex_of(const MergedObjects& objects, size_t object) {
   return object < n_objects ? objects.vertex_offset[object]
                             : objects.obstacle_surfaces[object - n_objects].first_vertex;
 }
-}  // namespace
 
-std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
-                                                     const MergedObjects& objects,
-                                                     const VecX& nodal_mass,
-                                                     std::vector<std::string>& notes) {
-  const ContactConfig& config = *scene.contact;
-  const std::string file = scene.source.string() + ": ";
+/// The objects' surfaces (self-contact per config) and the mesh obstacles' static ones.
+CollisionMesh scene_collision_mesh(const SceneConfig& scene, const MergedObjects& objects,
+                                   const ContactConfig& config) {
   std::vector<int> tet_object(objects.num_tets());
   for (size_t i = 0; i + 1 < objects.tet_offset.size(); ++i)
     for (int e = objects.tet_offset[i]; e < objects.tet_offset[i + 1]; ++e)
@@ -53,10 +49,12 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
                                             std::vector<bool>(scene.objects.size(), config.self));
   for (const ObstacleSurface& obstacle : objects.obstacle_surfaces)
     append_static_surface(mesh, obstacle.faces, objects.mesh.vertices);
-  std::vector<ContactPlane> planes;
-  for (const ObstacleConfig& o : scene.obstacles)
-    if (o.kind == ObstacleConfig::Kind::kPlane) planes.push_back({o.point, o.normal.normalized()});
+  return mesh;
+}
 
+/// d_hat and kappa (automatic unless given) for the scene's size, masses and step.
+BarrierSettings barrier_settings(const SceneConfig& scene, const MergedObjects& objects,
+                                 const VecX& nodal_mass, const ContactConfig& config) {
   const MatX3& x0 = objects.initial_positions;
   const double diagonal = (x0.colwise().maxCoeff() - x0.colwise().minCoeff()).norm();
   BarrierSettings settings;
@@ -68,13 +66,16 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
       automatic_barrier_stiffness(average_mass, settings.dhat, diagonal, scene.time.dt);
   settings.kappa = config.kappa > 0.0 ? config.kappa : automatic;
   settings.kappa_max = 100.0 * settings.kappa;
-  auto barrier = std::make_unique<ContactBarrier>(std::move(mesh), planes, settings,
-                                                  VecX(as_flat(objects.mesh.vertices)));
+  return settings;
+}
 
-  // The start must be intersection-free with a positive gap (the barrier is infinite at 0).
-  const VecX x = as_flat(x0);
+/// Every object vertex of the collision mesh starts strictly above every contact plane.
+void require_above_planes(const SceneConfig& scene, const MergedObjects& objects,
+                          const ContactBarrier& barrier, const std::vector<ContactPlane>& planes,
+                          const VecX& x) {
+  const std::string file = scene.source.string() + ": ";
   for (size_t p = 0; p < planes.size(); ++p)
-    for (int v : barrier->mesh().vertices) {
+    for (int v : barrier.mesh().vertices) {
       if (v >= objects.vertex_offset.back()) continue;  // mesh obstacles do not meet planes
       const double height = planes[p].normal.dot(x.segment<3>(3 * v) - planes[p].point);
       if (!(height > 0.0)) {
@@ -86,8 +87,14 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
                          short_number(height) + " m): start every vertex above it");
       }
     }
+}
+
+/// No two surfaces touch or cross at the start.
+void require_apart(const SceneConfig& scene, const MergedObjects& objects,
+                   const ContactBarrier& barrier, const VecX& x) {
+  const std::string file = scene.source.string() + ": ";
   double min_distance = 0.0;
-  for (const auto& pair : barrier->active_pairs(x, &min_distance)) {
+  for (const auto& pair : barrier.active_pairs(x, &min_distance)) {
     if (min_distance > 0.0) break;
     if (pair.kind == ContactBarrier::Pair::Kind::kVertexPlane) continue;
     const size_t a = object_of_vertex(objects, pair.vertices[0]);
@@ -101,8 +108,8 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
   }
   // Deep overlaps have no pair at distance 0 near the crossing: the exact face-face test
   // (contact/intersection.hpp) finds them.
-  if (const auto hit = first_face_intersection(barrier->mesh(), x)) {
-    const CollisionMesh& m = barrier->mesh();
+  if (const auto hit = first_face_intersection(barrier.mesh(), x)) {
+    const CollisionMesh& m = barrier.mesh();
     const auto face_text = [&](int f, size_t object) {
       const int offset = first_vertex_of(objects, object);
       return "face (" + std::to_string(m.faces(f, 0) - offset) + ", " +
@@ -116,6 +123,28 @@ std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
                      " of the first crosses " + face_text(hit->face_b, b) +
                      " of the second (vertex ids of each object): " + "move them apart");
   }
+}
+}  // namespace
+
+std::unique_ptr<ContactBarrier> make_contact_barrier(const SceneConfig& scene,
+                                                     const MergedObjects& objects,
+                                                     const VecX& nodal_mass,
+                                                     std::vector<std::string>& notes) {
+  const ContactConfig& config = *scene.contact;
+  CollisionMesh mesh = scene_collision_mesh(scene, objects, config);
+  std::vector<ContactPlane> planes;
+  for (const ObstacleConfig& o : scene.obstacles)
+    if (o.kind == ObstacleConfig::Kind::kPlane) planes.push_back({o.point, o.normal.normalized()});
+
+  const MatX3& x0 = objects.initial_positions;
+  const BarrierSettings settings = barrier_settings(scene, objects, nodal_mass, config);
+  auto barrier = std::make_unique<ContactBarrier>(std::move(mesh), planes, settings,
+                                                  VecX(as_flat(objects.mesh.vertices)));
+
+  // The start must be intersection-free with a positive gap (the barrier is infinite at 0).
+  const VecX x = as_flat(x0);
+  require_above_planes(scene, objects, *barrier, planes, x);
+  require_apart(scene, objects, *barrier, x);
   notes.push_back(
       "contact: " + std::to_string(barrier->mesh().num_faces()) + " surface triangles, " +
       std::to_string(barrier->mesh().num_edges()) + " edges (mesh obstacles included), " +

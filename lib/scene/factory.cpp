@@ -111,12 +111,8 @@ std::unique_ptr<KinematicTarget> make_kinematic_target(const SceneConfig& scene,
   return std::make_unique<KinematicTarget>(objects.kinematic, k);
 }
 
-}  // namespace
-
-BuiltModel build_model(const SceneConfig& scene) {
-  BuiltModel built;
-  // Boxes first: their counts are known before generating them (a box can ask for 2^30 tets).
-  const bool factorizes = run_factorizes(scene);
+/// Boxes first: their counts are known before generating them (a box can ask for 2^30 tets).
+void require_box_memory(const SceneConfig& scene, bool factorizes) {
   double box_vertices = 0.0, box_tets = 0.0;
   std::string box_pointers;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
@@ -130,6 +126,12 @@ BuiltModel build_model(const SceneConfig& scene) {
     }
   }
   require_memory(scene.source.string() + box_pointers, box_vertices, box_tets, factorizes);
+}
+
+/// Each object's pieces, coarsened where the object asks (the coarsening's notes and display
+/// fields into `built`); then the memory check of the meshes as built.
+std::vector<ObjectPieces> build_pieces(const SceneConfig& scene, bool factorizes,
+                                       BuiltModel& built) {
   std::vector<ObjectPieces> pieces;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
     pieces.push_back(
@@ -149,6 +151,26 @@ BuiltModel build_model(const SceneConfig& scene) {
     tets += piece.mesh.num_tets();
   }
   require_memory(scene.source.string() + ": /objects", vertices, tets, factorizes);
+  return pieces;
+}
+
+/// The error of a scene whose every vertex is constrained, naming the Dirichlet groups.
+[[noreturn]] void throw_nothing_free(const SceneConfig& scene) {
+  std::string pointers;
+  for (size_t i = 0; i < scene.objects.size(); ++i)
+    if (!scene.objects[i].dirichlet.empty())
+      pointers += (pointers.empty() ? "" : ", ") + ("/objects/" + std::to_string(i) + "/dirichlet");
+  throw InputError(scene.source.string() + ": " + pointers +
+                   ": every vertex of the scene is constrained: nothing to simulate");
+}
+
+}  // namespace
+
+BuiltModel build_model(const SceneConfig& scene) {
+  BuiltModel built;
+  const bool factorizes = run_factorizes(scene);
+  require_box_memory(scene, factorizes);
+  const std::vector<ObjectPieces> pieces = build_pieces(scene, factorizes, built);
   MergedObjects objects = merge_objects(pieces);
   append_obstacle_surfaces(scene, objects, built.notes);
   built.frames = frame_data(objects);
@@ -184,15 +206,7 @@ BuiltModel build_model(const SceneConfig& scene) {
   const RayleighDamping damping{scene.damping.mass, scene.damping.stiffness,
                                 scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest};
   DofMap dofs(objects.num_vertices(), fixed);
-  if (dofs.num_free() == 0) {
-    std::string pointers;
-    for (size_t i = 0; i < scene.objects.size(); ++i)
-      if (!scene.objects[i].dirichlet.empty())
-        pointers +=
-            (pointers.empty() ? "" : ", ") + ("/objects/" + std::to_string(i) + "/dirichlet");
-    throw InputError(scene.source.string() + ": " + pointers +
-                     ": every vertex of the scene is constrained: nothing to simulate");
-  }
+  if (dofs.num_free() == 0) throw_nothing_free(scene);
   built.model =
       std::make_unique<Model>(objects.mesh.vertices, elements, objects.density, scene.lumped_mass,
                               objects.point_mass, std::move(dofs), std::move(terms.terms), damping);
@@ -347,6 +361,96 @@ bool has_reference_meshes(const SceneConfig& scene) {
                      [](const ObjectConfig& o) { return o.reference_mesh.has_value(); });
 }
 
+/// The multilevel solver as the run's linear solver, with its cubature and lagged Hessian.
+void install_multilevel_solver(const SceneConfig& scene, BuiltModel& built,
+                               IntegratorSettings& settings) {
+  MultilevelSolverSetup multilevel = make_multilevel_solver_setup(scene, built, built.notes);
+  settings.linear_solver = multilevel.factory;
+  if (scene.solver.cubature) use_cubature_hessian(multilevel, built);
+  settings.newton.elastic_lag = {scene.solver.lag_elastic_hessian, scene.solver.lag_window,
+                                 scene.solver.lag_threshold, scene.solver.lag_interval};
+  add_multilevel_fields(multilevel, built.frames);
+}
+
+/// The mode count fits the free DOFs, and an implicit adaptive step's dense system fits its
+/// limit.
+void require_integrator_fits(const SceneConfig& scene, const IntegratorSettings& settings,
+                             const Model& model) {
+  const std::string& type = scene.integrator.type;
+  if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
+    const int rigid = scene.integrator.modes > 0 ? settings.rigid_modes : 0;
+    require(scene.integrator.modes + rigid <= model.num_free(),
+            scene.source.string() + ": /integrator/modes: " +
+                std::to_string(scene.integrator.modes) + " modes requested" +
+                (rigid > 0 ? " (plus " + std::to_string(rigid) + " rigid modes of free bodies)"
+                           : std::string()) +
+                ", but the scene has " + std::to_string(model.num_free()) + " free DOFs");
+  }
+  if (scene.time.adaptive &&
+      AdaptiveVariational(type, settings, *scene.time.adaptive).implicit(model.has_damping()))
+    require(model.num_free() <= adaptive_dense_dof_limit(),
+            scene.source.string() + ": /time/adaptive: implicit adaptive steps solve a dense " +
+                "system; the scene has " + std::to_string(model.num_free()) +
+                " free DOFs, more than " + std::to_string(adaptive_dense_dof_limit()) +
+                " (use the naive scheme with verlet or symplectic_euler and sigma at 'start')");
+}
+
+/// ratios.csv, eigenvalues.csv, the tracking monitor and the release listener of EigenFit.
+void add_eigenfit_outputs(const SceneConfig& scene, const MeshPair& pair,
+                          const std::filesystem::path& out, Simulation& simulation) {
+  if (pair.ratio_log)
+    simulation.add_observer(
+        std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair.ratio_log));
+  if (pair.on_release) simulation.primary().set_release_listener(pair.on_release);
+  if (pair.eigenfit) {
+    simulation.add_observer(
+        std::make_unique<EigenvaluesCsvObserver>(out / "eigenvalues.csv", pair.eigenfit));
+    const ObjectConfig& object = scene.objects.front();
+    simulation.add_observer(std::make_unique<EigenFitTrackingMonitor>(
+        "/objects/0 (" + object.name + ")", object.eigenfit.plain_on_tracking_failure));
+  }
+}
+
+/// Where the reference mesh's outputs go, with the run's frame settings, and the map that
+/// drives it by the run.
+struct ReferenceOutputs {
+  std::filesystem::path out;
+  RunSettings frames;
+  std::shared_ptr<const CoarseToFineMap> map;
+
+  std::unique_ptr<FrameObserver> frame_observer(const char* folder, FrameData data,
+                                                FrameObserver::Source source) const {
+    return std::make_unique<FrameObserver>(out / folder, frames, std::move(data),
+                                           std::move(source));
+  }
+};
+
+/// The reference run as the simulation's companion, its frames and error.csv.
+void add_reference_run(const SceneConfig& scene, MeshPair& pair, const ReferenceOutputs& outputs,
+                       Simulation& simulation) {
+  const int reference_vertices = pair.reference.frames.mesh.num_vertices();
+  for (size_t i = 0; i < scene.reference_track.size(); ++i)
+    require(scene.reference_track[i] < reference_vertices,
+            scene.source.string() + ": /reference/track/" + std::to_string(i) + ": vertex " +
+                std::to_string(scene.reference_track[i]) +
+                " does not exist (the reference "
+                "meshes have " +
+                std::to_string(reference_vertices) + " vertices)");
+  // No EigenFit on the reference, and exact directions: a multilevel run's reference solves
+  // with CHOLMOD (integrator_settings), being the truth error.csv measures the run against.
+  IntegratorSettings plain = integrator_settings(scene);
+  if (outputs.frames.write_vtu || outputs.frames.write_surface)
+    simulation.add_observer(outputs.frame_observer("reference", pair.reference.frames,
+                                                   [](const Simulation& s, VecX& x, VecX& v) {
+                                                     x = s.companions().front().full_positions();
+                                                     v = s.companions().front().full_velocities();
+                                                   }));
+  simulation.add_companion(make_system(scene.name + " (reference)", std::move(pair.reference),
+                                       scene.integrator.type, plain));
+  simulation.add_observer(std::make_unique<ReferenceErrorObserver>(
+      outputs.out / "error.csv", outputs.map, 0, scene.reference_track));
+}
+
 }  // namespace
 
 std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
@@ -363,31 +467,9 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
     settings.eigenfit = pair->eigenfit;
   }
   const std::string& type = scene.integrator.type;
-  if (scene.solver.type == "multilevel") {
-    MultilevelSolverSetup multilevel = make_multilevel_solver_setup(scene, built, built.notes);
-    settings.linear_solver = multilevel.factory;
-    if (scene.solver.cubature) use_cubature_hessian(multilevel, built);
-    settings.newton.elastic_lag = {scene.solver.lag_elastic_hessian, scene.solver.lag_window,
-                                   scene.solver.lag_threshold, scene.solver.lag_interval};
-    add_multilevel_fields(multilevel, built.frames);
-  }
+  if (scene.solver.type == "multilevel") install_multilevel_solver(scene, built, settings);
   settings.newton.direction_count = std::max(1, built.model->num_free() / 3);  // |V|
-  if (type == "siere" || type == "sbdf2ere" || type == "str_sbdf2ere") {
-    const int rigid = scene.integrator.modes > 0 ? settings.rigid_modes : 0;
-    require(scene.integrator.modes + rigid <= built.model->num_free(),
-            scene.source.string() + ": /integrator/modes: " +
-                std::to_string(scene.integrator.modes) + " modes requested" +
-                (rigid > 0 ? " (plus " + std::to_string(rigid) + " rigid modes of free bodies)"
-                           : std::string()) +
-                ", but the scene has " + std::to_string(built.model->num_free()) + " free DOFs");
-  }
-  if (scene.time.adaptive && AdaptiveVariational(type, settings, *scene.time.adaptive)
-                                 .implicit(built.model->has_damping()))
-    require(built.model->num_free() <= adaptive_dense_dof_limit(),
-            scene.source.string() + ": /time/adaptive: implicit adaptive steps solve a dense " +
-                "system; the scene has " + std::to_string(built.model->num_free()) +
-                " free DOFs, more than " + std::to_string(adaptive_dense_dof_limit()) +
-                " (use the naive scheme with verlet or symplectic_euler and sigma at 'start')");
+  require_integrator_fits(scene, settings, *built.model);
   if (notes) *notes = built.notes;
   auto simulation = std::make_unique<Simulation>(
       make_system(scene.name, std::move(built), type, settings, scene.time.adaptive));
@@ -395,58 +477,22 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   if (!pair) return simulation;
 
   const std::filesystem::path out = run_settings(scene).out_dir;
-  if (pair->ratio_log)
-    simulation->add_observer(
-        std::make_unique<RatiosCsvObserver>(out / "ratios.csv", pair->ratio_log));
-  if (pair->on_release) simulation->primary().set_release_listener(pair->on_release);
-  if (pair->eigenfit) {
-    simulation->add_observer(
-        std::make_unique<EigenvaluesCsvObserver>(out / "eigenvalues.csv", pair->eigenfit));
-    const ObjectConfig& object = scene.objects.front();
-    simulation->add_observer(std::make_unique<EigenFitTrackingMonitor>(
-        "/objects/0 (" + object.name + ")", object.eigenfit.plain_on_tracking_failure));
-  }
+  add_eigenfit_outputs(scene, *pair, out, *simulation);
   // The reference mesh driven by the run (x_f = B x_c) in OUT/embedded/, and the reference run
   // itself in OUT/reference/, with the run's frame settings.
-  const RunSettings frames = run_settings(scene);
-  const auto frame_observer = [&](const char* folder, FrameData data,
-                                  FrameObserver::Source source) {
-    return std::make_unique<FrameObserver>(out / folder, frames, std::move(data),
-                                           std::move(source));
-  };
-  auto map = std::make_shared<const CoarseToFineMap>(
-      coarse_to_fine_map(simulation->primary().frames(), pair->reference.frames, pair->embedding,
-                         coarsened, scene.objects.size()));
-  if (frames.write_vtu || frames.write_surface) {
-    simulation->add_observer(frame_observer("embedded", pair->reference.frames,
-                                            [map](const Simulation& s, VecX& x, VecX& v) {
-                                              x = map->positions(s.primary().full_positions());
-                                              v = map->velocities(s.primary().full_velocities());
-                                            }));
+  const ReferenceOutputs outputs{out, run_settings(scene),
+                                 std::make_shared<const CoarseToFineMap>(coarse_to_fine_map(
+                                     simulation->primary().frames(), pair->reference.frames,
+                                     pair->embedding, coarsened, scene.objects.size()))};
+  const std::shared_ptr<const CoarseToFineMap>& map = outputs.map;
+  if (outputs.frames.write_vtu || outputs.frames.write_surface) {
+    simulation->add_observer(outputs.frame_observer(
+        "embedded", pair->reference.frames, [map](const Simulation& s, VecX& x, VecX& v) {
+          x = map->positions(s.primary().full_positions());
+          v = map->velocities(s.primary().full_velocities());
+        }));
   }
-  if (scene.reference_run) {
-    const int reference_vertices = pair->reference.frames.mesh.num_vertices();
-    for (size_t i = 0; i < scene.reference_track.size(); ++i)
-      require(scene.reference_track[i] < reference_vertices,
-              scene.source.string() + ": /reference/track/" + std::to_string(i) + ": vertex " +
-                  std::to_string(scene.reference_track[i]) +
-                  " does not exist (the reference "
-                  "meshes have " +
-                  std::to_string(reference_vertices) + " vertices)");
-    // No EigenFit on the reference, and exact directions: a multilevel run's reference solves
-    // with CHOLMOD (integrator_settings), being the truth error.csv measures the run against.
-    IntegratorSettings plain = integrator_settings(scene);
-    if (frames.write_vtu || frames.write_surface)
-      simulation->add_observer(frame_observer("reference", pair->reference.frames,
-                                              [](const Simulation& s, VecX& x, VecX& v) {
-                                                x = s.companions().front().full_positions();
-                                                v = s.companions().front().full_velocities();
-                                              }));
-    simulation->add_companion(
-        make_system(scene.name + " (reference)", std::move(pair->reference), type, plain));
-    simulation->add_observer(
-        std::make_unique<ReferenceErrorObserver>(out / "error.csv", map, 0, scene.reference_track));
-  }
+  if (scene.reference_run) add_reference_run(scene, *pair, outputs, *simulation);
   return simulation;
 }
 

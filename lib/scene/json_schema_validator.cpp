@@ -169,6 +169,149 @@ void collect_refs(const json& node, std::vector<std::string>& refs) {
   }
 }
 
+/// "type": false (after reporting) when the value has none of the schema's types; 3.0 where an
+/// integer is wanted is normalized to 3.
+bool check_type(const json& schema, json& value, const std::string& pointer,
+                std::vector<SchemaViolation>& out) {
+  const std::vector<std::string> types = type_list(schema);
+  if (!types.empty()) {
+    const auto it = std::find_if(types.begin(), types.end(),
+                                 [&](const std::string& t) { return has_type(value, t); });
+    if (it == types.end()) {
+      std::string expected;
+      for (size_t i = 0; i < types.size(); ++i) expected += (i ? " or " : "") + types[i];
+      out.push_back({pointer, "expected " + expected + ", found " + describe_json_value(value)});
+      return false;  // further checks would only repeat the type mismatch
+    }
+    // 3.0 where an integer is wanted is accepted and normalized to 3.
+    if (*it == "integer" && value.is_number_float())
+      value = static_cast<int64_t>(value.get<double>());
+  }
+  return true;
+}
+
+/// "enum" and "const".
+void check_enum_and_const(const json& schema, const json& value, const std::string& pointer,
+                          std::vector<SchemaViolation>& out) {
+  if (schema.contains("enum")) {
+    const json& allowed = schema["enum"];
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+      std::vector<std::string> names;
+      for (const auto& a : allowed)
+        names.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+      std::string message = "expected one of ";
+      for (size_t i = 0; i < allowed.size(); ++i) message += (i ? ", " : "") + literal(allowed[i]);
+      message += "; found " + literal(value);
+      if (value.is_string()) {
+        const std::string near = suggest_name(value.get<std::string>(), names);
+        if (!near.empty()) message += " (did you mean '" + near + "'?)";
+      }
+      out.push_back({pointer, message});
+    }
+  }
+  if (schema.contains("const") && value != schema["const"]) {
+    out.push_back({pointer, "expected " + literal(schema["const"]) + ", found " + literal(value)});
+  }
+}
+
+/// A number's bounds, and that it is finite.
+void check_number(const json& schema, const json& value, const std::string& pointer,
+                  std::vector<SchemaViolation>& out) {
+  const double x = value.get<double>();
+  const auto bound = [&](const char* key, const char* relation, auto violates) {
+    if (!schema.contains(key)) return;
+    const double b = schema[key].get<double>();
+    if (violates(x, b))
+      out.push_back({pointer, std::string("expected a number ") + relation + " " +
+                                  schema[key].dump() + ", found " + value.dump()});
+  };
+  bound("minimum", ">=", [](double v, double b) { return v < b; });
+  bound("maximum", "<=", [](double v, double b) { return v > b; });
+  bound("exclusiveMinimum", ">", [](double v, double b) { return v <= b; });
+  bound("exclusiveMaximum", "<", [](double v, double b) { return v >= b; });
+  if (!std::isfinite(x))
+    out.push_back({pointer, "expected a finite number, found " + value.dump()});
+}
+
+/// An array's "minItems", "maxItems" and "uniqueItems" (its items are checked by the caller).
+void check_array_size_and_uniqueness(const json& schema, const json& value,
+                                     const std::string& pointer,
+                                     std::vector<SchemaViolation>& out) {
+  const size_t n = value.size();
+  if (schema.contains("minItems") && n < schema["minItems"].get<size_t>())
+    out.push_back({pointer, "expected at least " + schema["minItems"].dump() + " item(s), found " +
+                                std::to_string(n) + ": " + short_dump(value)});
+  if (schema.contains("maxItems") && n > schema["maxItems"].get<size_t>())
+    out.push_back({pointer, "expected at most " + schema["maxItems"].dump() + " item(s), found " +
+                                std::to_string(n) + ": " + short_dump(value)});
+  if (schema.value("uniqueItems", false)) {
+    // First occurrence of each value, in O(n log n) (json's < orders numbers by value like its
+    // ==); at most kMaxListedDuplicates are listed so that a huge array gives a short message.
+    constexpr size_t kMaxListedDuplicates = 10;
+    std::map<json, size_t> first;
+    size_t duplicates = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const auto [it, inserted] = first.emplace(value[i], i);
+      if (inserted) continue;
+      if (++duplicates <= kMaxListedDuplicates)
+        out.push_back(
+            {append_pointer(pointer, std::to_string(i)),
+             "duplicate of item " + std::to_string(it->second) + ": " + literal(value[i])});
+    }
+    if (duplicates > kMaxListedDuplicates)
+      out.push_back({pointer, std::to_string(duplicates - kMaxListedDuplicates) +
+                                  " more duplicate items not listed (the items must be unique)"});
+  }
+}
+
+/// The alternatives of a oneOf or anyOf none of which matched: each resolved, its violations,
+/// and those whose type accepts the value.
+struct FailedAlternatives {
+  std::vector<const json*> resolved;
+  std::vector<std::vector<SchemaViolation>> errors;
+  std::vector<size_t> typed;
+};
+
+/// An object value: reports the violations of the one alternative its required keys select,
+/// or, when the alternatives are all told apart by required keys, the keys it should have.
+/// False when neither applies.
+bool report_keyed_alternative(const FailedAlternatives& f, const json& value,
+                              const std::string& pointer, std::vector<SchemaViolation>& out) {
+  // Alternatives told apart by their required keys ({"side": ..} vs {"box": ..}).
+  std::vector<size_t> keyed;
+  std::vector<std::string> discriminators;
+  bool all_keyed = true;
+  for (size_t i : f.typed) {
+    const auto required = required_keys(*f.resolved[i]);
+    if (required.empty()) all_keyed = false;
+    for (const auto& k : required)
+      if (std::find(discriminators.begin(), discriminators.end(), k) == discriminators.end())
+        discriminators.push_back(k);
+    if (!required.empty() && std::all_of(required.begin(), required.end(),
+                                         [&](const std::string& k) { return value.contains(k); }))
+      keyed.push_back(i);
+  }
+  if (keyed.size() == 1) {
+    out.insert(out.end(), f.errors[keyed[0]].begin(), f.errors[keyed[0]].end());
+    return true;
+  }
+  if (!all_keyed) return false;
+  std::vector<std::string> present;
+  std::string hints;
+  for (const auto& [key, _] : value.items()) {
+    present.push_back(key);
+    const std::string near = suggest_name(key, discriminators);
+    if (keyed.empty() && !near.empty() && near != key)
+      hints += " (did you mean '" + near + "' for '" + key + "'?)";
+  }
+  out.push_back({pointer, "expected an object with exactly one of the keys " +
+                              quoted_list(discriminators) + ", found " +
+                              (present.empty() ? std::string("an empty object")
+                                               : "keys " + quoted_list(present)) +
+                              hints});
+  return true;
+}
+
 }  // namespace
 
 std::string SchemaViolation::to_string() const {
@@ -265,57 +408,9 @@ void JsonSchemaValidator::check(const json& schema_in, json& value, const std::s
   // schema carries the constraints.
   const json& schema = resolve(schema_in);
 
-  const std::vector<std::string> types = type_list(schema);
-  if (!types.empty()) {
-    const auto it = std::find_if(types.begin(), types.end(),
-                                 [&](const std::string& t) { return has_type(value, t); });
-    if (it == types.end()) {
-      std::string expected;
-      for (size_t i = 0; i < types.size(); ++i) expected += (i ? " or " : "") + types[i];
-      out.push_back({pointer, "expected " + expected + ", found " + describe_json_value(value)});
-      return;  // further checks would only repeat the type mismatch
-    }
-    // 3.0 where an integer is wanted is accepted and normalized to 3.
-    if (*it == "integer" && value.is_number_float())
-      value = static_cast<int64_t>(value.get<double>());
-  }
-
-  if (schema.contains("enum")) {
-    const json& allowed = schema["enum"];
-    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-      std::vector<std::string> names;
-      for (const auto& a : allowed)
-        names.push_back(a.is_string() ? a.get<std::string>() : a.dump());
-      std::string message = "expected one of ";
-      for (size_t i = 0; i < allowed.size(); ++i) message += (i ? ", " : "") + literal(allowed[i]);
-      message += "; found " + literal(value);
-      if (value.is_string()) {
-        const std::string near = suggest_name(value.get<std::string>(), names);
-        if (!near.empty()) message += " (did you mean '" + near + "'?)";
-      }
-      out.push_back({pointer, message});
-    }
-  }
-  if (schema.contains("const") && value != schema["const"]) {
-    out.push_back({pointer, "expected " + literal(schema["const"]) + ", found " + literal(value)});
-  }
-
-  if (value.is_number()) {
-    const double x = value.get<double>();
-    const auto bound = [&](const char* key, const char* relation, auto violates) {
-      if (!schema.contains(key)) return;
-      const double b = schema[key].get<double>();
-      if (violates(x, b))
-        out.push_back({pointer, std::string("expected a number ") + relation + " " +
-                                    schema[key].dump() + ", found " + value.dump()});
-    };
-    bound("minimum", ">=", [](double v, double b) { return v < b; });
-    bound("maximum", "<=", [](double v, double b) { return v > b; });
-    bound("exclusiveMinimum", ">", [](double v, double b) { return v <= b; });
-    bound("exclusiveMaximum", "<", [](double v, double b) { return v >= b; });
-    if (!std::isfinite(x))
-      out.push_back({pointer, "expected a finite number, found " + value.dump()});
-  }
+  if (!check_type(schema, value, pointer, out)) return;
+  check_enum_and_const(schema, value, pointer, out);
+  if (value.is_number()) check_number(schema, value, pointer, out);
 
   if (value.is_string() && schema.contains("minLength")) {
     const size_t n = schema["minLength"].get<size_t>();
@@ -326,34 +421,9 @@ void JsonSchemaValidator::check(const json& schema_in, json& value, const std::s
   }
 
   if (value.is_array()) {
-    const size_t n = value.size();
-    if (schema.contains("minItems") && n < schema["minItems"].get<size_t>())
-      out.push_back({pointer, "expected at least " + schema["minItems"].dump() +
-                                  " item(s), found " + std::to_string(n) + ": " +
-                                  short_dump(value)});
-    if (schema.contains("maxItems") && n > schema["maxItems"].get<size_t>())
-      out.push_back({pointer, "expected at most " + schema["maxItems"].dump() + " item(s), found " +
-                                  std::to_string(n) + ": " + short_dump(value)});
-    if (schema.value("uniqueItems", false)) {
-      // First occurrence of each value, in O(n log n) (json's < orders numbers by value like its
-      // ==); at most kMaxListedDuplicates are listed so that a huge array gives a short message.
-      constexpr size_t kMaxListedDuplicates = 10;
-      std::map<json, size_t> first;
-      size_t duplicates = 0;
-      for (size_t i = 0; i < n; ++i) {
-        const auto [it, inserted] = first.emplace(value[i], i);
-        if (inserted) continue;
-        if (++duplicates <= kMaxListedDuplicates)
-          out.push_back(
-              {append_pointer(pointer, std::to_string(i)),
-               "duplicate of item " + std::to_string(it->second) + ": " + literal(value[i])});
-      }
-      if (duplicates > kMaxListedDuplicates)
-        out.push_back({pointer, std::to_string(duplicates - kMaxListedDuplicates) +
-                                    " more duplicate items not listed (the items must be unique)"});
-    }
+    check_array_size_and_uniqueness(schema, value, pointer, out);
     if (schema.contains("items"))
-      for (size_t i = 0; i < n; ++i)
+      for (size_t i = 0; i < value.size(); ++i)
         check(schema["items"], value[i], append_pointer(pointer, std::to_string(i)), out);
   }
 
@@ -412,7 +482,9 @@ void JsonSchemaValidator::check_alternatives(const json& schema, const std::stri
                                              std::vector<SchemaViolation>& out) const {
   const json& branches = schema[keyword];
   std::vector<json> filled(branches.size(), value);
-  std::vector<std::vector<SchemaViolation>> errors(branches.size());
+  FailedAlternatives f;
+  f.errors.resize(branches.size());
+  std::vector<std::vector<SchemaViolation>>& errors = f.errors;
   std::vector<size_t> passing;
   for (size_t i = 0; i < branches.size(); ++i) {
     check(branches[i], filled[i], pointer, errors[i]);
@@ -435,10 +507,11 @@ void JsonSchemaValidator::check_alternatives(const json& schema, const std::stri
   }
 
   // Nothing matched. Report the alternative the value was evidently meant to be.
-  std::vector<size_t> typed;  // alternatives whose type accepts the value
+  std::vector<size_t>& typed = f.typed;  // alternatives whose type accepts the value
   std::vector<std::string> all_types;
   for (size_t i = 0; i < branches.size(); ++i) {
-    const auto types = type_list(resolve(branches[i]));
+    f.resolved.push_back(&resolve(branches[i]));
+    const auto types = type_list(*f.resolved.back());
     for (const auto& t : types)
       if (std::find(all_types.begin(), all_types.end(), t) == all_types.end())
         all_types.push_back(t);
@@ -453,42 +526,7 @@ void JsonSchemaValidator::check_alternatives(const json& schema, const std::stri
     return;
   }
 
-  if (value.is_object()) {
-    // Alternatives told apart by their required keys ({"side": ..} vs {"box": ..}).
-    std::vector<size_t> keyed;
-    std::vector<std::string> discriminators;
-    bool all_keyed = true;
-    for (size_t i : typed) {
-      const auto required = required_keys(resolve(branches[i]));
-      if (required.empty()) all_keyed = false;
-      for (const auto& k : required)
-        if (std::find(discriminators.begin(), discriminators.end(), k) == discriminators.end())
-          discriminators.push_back(k);
-      if (!required.empty() && std::all_of(required.begin(), required.end(),
-                                           [&](const std::string& k) { return value.contains(k); }))
-        keyed.push_back(i);
-    }
-    if (keyed.size() == 1) {
-      out.insert(out.end(), errors[keyed[0]].begin(), errors[keyed[0]].end());
-      return;
-    }
-    if (all_keyed) {
-      std::vector<std::string> present;
-      std::string hints;
-      for (const auto& [key, _] : value.items()) {
-        present.push_back(key);
-        const std::string near = suggest_name(key, discriminators);
-        if (keyed.empty() && !near.empty() && near != key)
-          hints += " (did you mean '" + near + "' for '" + key + "'?)";
-      }
-      out.push_back({pointer, "expected an object with exactly one of the keys " +
-                                  quoted_list(discriminators) + ", found " +
-                                  (present.empty() ? std::string("an empty object")
-                                                   : "keys " + quoted_list(present)) +
-                                  hints});
-      return;
-    }
-  }
+  if (value.is_object() && report_keyed_alternative(f, value, pointer, out)) return;
 
   // Otherwise the closest alternative: the one with the fewest complaints.
   size_t best = typed.front();

@@ -120,7 +120,7 @@ void require_same_extent(const SceneConfig& scene, const FrameData& run,
         std::max((lo - ref_lo).cwiseAbs().maxCoeff(), (hi - ref_hi).cwiseAbs().maxCoeff());
     const auto box = [](const Vec3& a, const Vec3& b) {
       // Appended piece by piece: "x" + string temporaries trip GCC 12's -Wrestrict (as for the
-      // ratio list in build_mesh_pair).
+      // ratio list in ratios_note).
       std::string text = "[";
       for (const Vec3* corner : {&a, &b}) {
         if (corner == &b) text += "] to [";
@@ -142,6 +142,177 @@ void require_same_extent(const SceneConfig& scene, const FrameData& run,
                 short_number(100.0 * kMaxBoundingBoxMismatch) + " %): run " + box(lo, hi) +
                 ", reference " + box(ref_lo, ref_hi) +
                 " (give both the same transform, size and position)");
+  }
+}
+
+/// EigenFit runs with the paper's integrators only, and tracks modes with SI only.
+void require_integrator_applies(const SceneConfig& scene, EigenFitConfig::Method method,
+                                const std::string& file) {
+  if (method == EigenFitConfig::Method::kEigenFit)
+    require(scene.integrator.type == "si" || scene.integrator.type == "im",
+            file +
+                "/integrator/type: EigenFit is implemented in 'si' and 'im' (the paper's "
+                "integrators); '" +
+                scene.integrator.type + "' does not apply it yet");
+  if (method == EigenFitConfig::Method::kEigenFit)
+    require(!scene.integrator.eigen_tracking || scene.integrator.type == "si",
+            file +
+                "/integrator/eigen_update: 'subspace' tracks EigenFit's modes with SI's step "
+                "factorization; with '" +
+                scene.integrator.type + "' use 'lanczos'");
+}
+
+/// The model of the reference meshes; its errors say they are the reference's.
+BuiltModel build_reference_model(const SceneConfig& scene) {
+  SceneConfig fine = reference_scene(scene);
+  if (!scene.reference_run) {
+    // Only the reference's rest state is used (its modes, the embedding): its start and the
+    // obstacles, checked for the run, are not its business.
+    for (ObjectConfig& object : fine.objects) object.initial = InitialConfig{};
+    fine.obstacles.clear();
+  }
+  try {
+    return build_model(fine);
+  } catch (const InputError& e) {
+    // The reference scene holds the reference mesh in the object's place: say which mesh.
+    throw InputError(std::string("in the reference meshes (/objects/i/reference/mesh, put in "
+                                 "place of the objects' meshes): ") +
+                     e.what());
+  }
+}
+
+/// The note on the reference mesh and its embedding in the run's mesh.
+std::string embedding_note(const MeshPair& pair) {
+  const Embedding& e = pair.embedding;
+  std::string note = "reference: " + std::to_string(pair.reference.frames.mesh.num_vertices()) +
+                     " vertices, " + std::to_string(pair.reference.frames.mesh.num_tets()) +
+                     " tets; embedded in the run's mesh, " + std::to_string(e.num_outside) +
+                     " vertices outside it";
+  if (e.num_outside > 0) {
+    note += " (up to " + short_number(e.max_outside_distance);
+    note += " m: extrapolated from the nearest well-shaped tet";
+    if (e.num_clamped > 0) {
+      // lib/mesh/embedding.hpp: a gain above kMaxExtrapolationGain is clamped.
+      note += "; " + std::to_string(e.num_clamped);
+      note += " of them held at their tet's closest point, where extrapolating would amplify";
+      note += " the tet's motion more than " + short_number(kMaxExtrapolationGain) + " times";
+    }
+    note += ")";
+  }
+  return note;
+}
+
+/// The fitted object's EigenFit settings, the pointer its messages name and how its rest
+/// eigenproblems are solved.
+struct FitInputs {
+  const EigenFitConfig& config;
+  const std::string& where;
+  const RestEigenSolve& solve;
+};
+
+/// The coarse/fine compatibility of the non-rigid modes (NaN where no fine modes were computed),
+/// with its notes and warnings; throws when EigenFit's pair fails the test.
+VecX mode_compatibility(const EigenRatios& ratios, const std::string& where, MeshPair& pair) {
+  VecX compatibility = VecX::Constant(ratios.ratios.size(), NAN);
+  if (ratios.fine_modes.cols() == 0) return compatibility;
+  const int rigid = ratios.rigid, s = static_cast<int>(ratios.ratios.size()) - rigid;
+  std::vector<int> matched;
+  const VecX maxima = compatibility_column_maxima(
+      *pair.coarse.model, pair.coarse.frames.mesh, *pair.reference.model, pair.embedding,
+      ratios.coarse_modes.rightCols(s), ratios.fine_modes.rightCols(s), &matched);
+  compatibility.tail(s) = maxima;
+  std::string swapped;
+  for (int k = 0; k < s; ++k)
+    if (matched[static_cast<size_t>(k)] != k)
+      swapped += (swapped.empty() ? "" : ", ") + std::to_string(k + 1) + " -> " +
+                 std::to_string(matched[static_cast<size_t>(k)] + 1);
+  if (!swapped.empty())
+    pair.notes.push_back(
+        "eigenfit: warning: coarse modes look most like fine modes of another index (" + swapped +
+        "): the ratios pair modes by index, so these modes get another mode's ratio; give "
+        "\"ratios\" by hand or use a finer coarse mesh");
+  const std::string result = std::to_string(columns_passing(maxima)) + " of " + std::to_string(s) +
+                             " modes match (|(B U_c)^T M_f U_f| > 0.6)";
+  // The paper deems a pair that fails it unusable (Chen et al. 2019 (EigenFit), Sec. 3.5,
+  // first-frame test): computed ratios would scale modes by another shape's eigenvalue. With
+  // every ratio given by hand no fine modes are computed and there is no test.
+  // DAC takes r_1 only: a failing test is a warning there.
+  require(passes_mode_test(maxima) || pair.method == EigenFitConfig::Method::kDac,
+          where + ": the coarse/fine compatibility test failed: only " + result +
+              "; the two meshes' modes differ, so their eigenvalue ratios would scale the "
+              "wrong shapes (the paper deems such a pair unusable): check that both meshes "
+              "are the same object, refine the coarse mesh, or give all " +
+              std::to_string(s) + " \"ratios\" by hand");
+  pair.notes.push_back(passes_mode_test(maxima)
+                           ? "eigenfit: coarse/fine compatibility test passed: " + result
+                           : "dac: warning: coarse/fine compatibility test FAILED: " + result +
+                                 " (DAC uses r_1 only; check that mode 1 matches)");
+  std::string above_one;
+  for (int k = 0; k < s; ++k)
+    if (ratios.fine.size() > ratios.rigid + k &&
+        ratios.fine[ratios.rigid + k] > 1.05 * ratios.coarse[ratios.rigid + k])
+      above_one += (above_one.empty() ? "" : ", ") + std::to_string(k + 1);
+  if (!above_one.empty())
+    pair.notes.push_back(
+        "eigenfit: warning: lambda_fine / lambda_coarse > 1.05 for mode(s) " + above_one +
+        ": the reference mesh is stiffer than the run's there, while refining a P1 mesh of "
+        "one object softens it (ratios below 1); check the meshes and materials of the pair");
+  return compatibility;
+}
+
+/// The note listing the non-rigid ratios.
+std::string ratios_note(EigenFitConfig::Method method, const EigenRatios& ratios) {
+  std::string listed;
+  for (int i = ratios.rigid; i < ratios.ratios.size(); ++i) {
+    // Appended in two steps: "x" + string temporaries here trip GCC 12's -Wrestrict (a false
+    // positive in basic_string::insert).
+    if (!listed.empty()) listed += ' ';
+    listed += short_number(ratios.ratios[i]);
+  }
+  return std::string(method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
+         (ratios.manual && ratios.fine.size() == 0
+              ? ": ratios r_i (given by hand): "
+              : ": ratios r_i = lambda_fine / lambda_coarse: ") +
+         listed +
+         (ratios.rigid > 0 ? " (" + std::to_string(ratios.rigid) + " rigid modes at 1)"
+                           : std::string());
+}
+
+/// Method dac: the run's model rebuilt with every E scaled by r_1.
+void apply_dac(const SceneConfig& scene, const EigenRatios& ratios, MeshPair& pair) {
+  // Dynamics-aware coarsening as the authors compare it: every E scaled by r_1 (Chen et al.
+  // 2019 (EigenFit), Secs. 2 and 4.2), which for a fixed nu scales the whole elastic energy.
+  SceneConfig scaled = scene;
+  const double r1 = ratios.ratios[ratios.rigid];
+  for (ObjectConfig& object : scaled.objects) object.material.youngs_scale = r1;
+  pair.coarse = build_model(scaled);
+  pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + short_number(r1));
+}
+
+/// Method eigenfit: the correction, and its recomputation at releases.
+void attach_eigenfit(const SceneConfig& scene, const IntegratorSettings& settings,
+                     const FitInputs& fit, const EigenRatios& ratios, MeshPair& pair) {
+  if (scene.integrator.eigen_tracking && scene.damping.stiffness != 0.0 &&
+      scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest)
+    pair.notes.push_back(
+        "eigenfit: warning: 'eigen_update': 'subspace' iterates with M + h D + h^2 K(q), whose "
+        "D holds the rest stiffness here (damping 'stiffness_at': 'rest'): between the Lanczos "
+        "solves the tracked modes lean towards the rest ones; 'stiffness_at': 'current' or a "
+        "smaller eigen_refresh keeps them closer");
+  pair.eigenfit = std::make_shared<EigenFitCorrection>(
+      fit_settings(ratios, fit.config), settings.linear_solver,
+      EigenModeUpdate{scene.integrator.eigen_refresh, scene.integrator.eigen_tracking,
+                      settings.eigensolver});
+  if (pair.coarse.schedule && pair.coarse.schedule->has_releases()) {
+    // A fine model of its own: the reference run's (if any) steps on its own schedule.
+    BuiltModel fine = build_model(reference_scene(scene));
+    pair.on_release = RecomputeAtRelease{std::shared_ptr<Model>(std::move(fine.model)),
+                                         *fine.schedule,
+                                         pair.eigenfit,
+                                         pair.ratio_log,
+                                         fit.config,
+                                         fit.where,
+                                         fit.solve};
   }
 }
 
@@ -167,54 +338,13 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
   MeshPair pair;
   pair.method = common_method(scene);
   const std::string file = scene.source.string() + ": ";
-  if (pair.method == EigenFitConfig::Method::kEigenFit)
-    require(scene.integrator.type == "si" || scene.integrator.type == "im",
-            file +
-                "/integrator/type: EigenFit is implemented in 'si' and 'im' (the paper's "
-                "integrators); '" +
-                scene.integrator.type + "' does not apply it yet");
-  if (pair.method == EigenFitConfig::Method::kEigenFit)
-    require(!scene.integrator.eigen_tracking || scene.integrator.type == "si",
-            file +
-                "/integrator/eigen_update: 'subspace' tracks EigenFit's modes with SI's step "
-                "factorization; with '" +
-                scene.integrator.type + "' use 'lanczos'");
+  require_integrator_applies(scene, pair.method, file);
 
   pair.coarse = build_model(scene);  // first: its own errors are not the reference's
-  SceneConfig fine = reference_scene(scene);
-  if (!scene.reference_run) {
-    // Only the reference's rest state is used (its modes, the embedding): its start and the
-    // obstacles, checked for the run, are not its business.
-    for (ObjectConfig& object : fine.objects) object.initial = InitialConfig{};
-    fine.obstacles.clear();
-  }
-  try {
-    pair.reference = build_model(fine);
-  } catch (const InputError& e) {
-    // The reference scene holds the reference mesh in the object's place: say which mesh.
-    throw InputError(std::string("in the reference meshes (/objects/i/reference/mesh, put in "
-                                 "place of the objects' meshes): ") +
-                     e.what());
-  }
+  pair.reference = build_reference_model(scene);
   require_same_extent(scene, pair.coarse.frames, pair.reference.frames);
   pair.embedding = embed_points(pair.coarse.frames.mesh, pair.reference.frames.mesh.vertices);
-  const Embedding& e = pair.embedding;
-  std::string note = "reference: " + std::to_string(pair.reference.frames.mesh.num_vertices()) +
-                     " vertices, " + std::to_string(pair.reference.frames.mesh.num_tets()) +
-                     " tets; embedded in the run's mesh, " + std::to_string(e.num_outside) +
-                     " vertices outside it";
-  if (e.num_outside > 0) {
-    note += " (up to " + short_number(e.max_outside_distance);
-    note += " m: extrapolated from the nearest well-shaped tet";
-    if (e.num_clamped > 0) {
-      // lib/mesh/embedding.hpp: a gain above kMaxExtrapolationGain is clamped.
-      note += "; " + std::to_string(e.num_clamped);
-      note += " of them held at their tet's closest point, where extrapolating would amplify";
-      note += " the tet's motion more than " + short_number(kMaxExtrapolationGain) + " times";
-    }
-    note += ")";
-  }
-  pair.notes.push_back(note);
+  pair.notes.push_back(embedding_note(pair));
 
   if (pair.method == EigenFitConfig::Method::kNone) return pair;
   const EigenFitConfig& config = scene.objects.front().eigenfit;
@@ -234,100 +364,15 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
                         settings.rigid_modes, config.ratios, where, solve);
   if (const std::string cached = cache->summary(); !cached.empty())
     pair.notes.push_back("eigenfit: " + cached);
-  VecX compatibility = VecX::Constant(ratios.ratios.size(), NAN);
-  if (ratios.fine_modes.cols() > 0) {
-    const int rigid = ratios.rigid, s = static_cast<int>(ratios.ratios.size()) - rigid;
-    std::vector<int> matched;
-    const VecX maxima = compatibility_column_maxima(
-        *pair.coarse.model, pair.coarse.frames.mesh, *pair.reference.model, pair.embedding,
-        ratios.coarse_modes.rightCols(s), ratios.fine_modes.rightCols(s), &matched);
-    compatibility.tail(s) = maxima;
-    std::string swapped;
-    for (int k = 0; k < s; ++k)
-      if (matched[static_cast<size_t>(k)] != k)
-        swapped += (swapped.empty() ? "" : ", ") + std::to_string(k + 1) + " -> " +
-                   std::to_string(matched[static_cast<size_t>(k)] + 1);
-    if (!swapped.empty())
-      pair.notes.push_back(
-          "eigenfit: warning: coarse modes look most like fine modes of another index (" + swapped +
-          "): the ratios pair modes by index, so these modes get another mode's ratio; give "
-          "\"ratios\" by hand or use a finer coarse mesh");
-    const std::string result = std::to_string(columns_passing(maxima)) + " of " +
-                               std::to_string(s) + " modes match (|(B U_c)^T M_f U_f| > 0.6)";
-    // The paper deems a pair that fails it unusable (Chen et al. 2019 (EigenFit), Sec. 3.5,
-    // first-frame test): computed ratios would scale modes by another shape's eigenvalue. With
-    // every ratio given by hand no fine modes are computed and there is no test.
-    // DAC takes r_1 only: a failing test is a warning there.
-    require(passes_mode_test(maxima) || pair.method == EigenFitConfig::Method::kDac,
-            where + ": the coarse/fine compatibility test failed: only " + result +
-                "; the two meshes' modes differ, so their eigenvalue ratios would scale the "
-                "wrong shapes (the paper deems such a pair unusable): check that both meshes "
-                "are the same object, refine the coarse mesh, or give all " +
-                std::to_string(s) + " \"ratios\" by hand");
-    pair.notes.push_back(passes_mode_test(maxima)
-                             ? "eigenfit: coarse/fine compatibility test passed: " + result
-                             : "dac: warning: coarse/fine compatibility test FAILED: " + result +
-                                   " (DAC uses r_1 only; check that mode 1 matches)");
-    std::string above_one;
-    for (int k = 0; k < s; ++k)
-      if (ratios.fine.size() > ratios.rigid + k &&
-          ratios.fine[ratios.rigid + k] > 1.05 * ratios.coarse[ratios.rigid + k])
-        above_one += (above_one.empty() ? "" : ", ") + std::to_string(k + 1);
-    if (!above_one.empty())
-      pair.notes.push_back(
-          "eigenfit: warning: lambda_fine / lambda_coarse > 1.05 for mode(s) " + above_one +
-          ": the reference mesh is stiffer than the run's there, while refining a P1 mesh of "
-          "one object softens it (ratios below 1); check the meshes and materials of the pair");
-  }
+  const VecX compatibility = mode_compatibility(ratios, where, pair);
   pair.ratio_log = std::make_shared<RatioLog>();
   pair.ratio_log->entries.emplace_back(0.0, ratio_rows(ratios, compatibility));
-  std::string listed;
-  for (int i = ratios.rigid; i < ratios.ratios.size(); ++i) {
-    // Appended in two steps: "x" + string temporaries here trip GCC 12's -Wrestrict (a false
-    // positive in basic_string::insert).
-    if (!listed.empty()) listed += ' ';
-    listed += short_number(ratios.ratios[i]);
-  }
-  pair.notes.push_back(
-      std::string(pair.method == EigenFitConfig::Method::kDac ? "dac" : "eigenfit") +
-      (ratios.manual && ratios.fine.size() == 0 ? ": ratios r_i (given by hand): "
-                                                : ": ratios r_i = lambda_fine / lambda_coarse: ") +
-      listed +
-      (ratios.rigid > 0 ? " (" + std::to_string(ratios.rigid) + " rigid modes at 1)"
-                        : std::string()));
+  pair.notes.push_back(ratios_note(pair.method, ratios));
 
-  if (pair.method == EigenFitConfig::Method::kDac) {
-    // Dynamics-aware coarsening as the authors compare it: every E scaled by r_1 (Chen et al.
-    // 2019 (EigenFit), Secs. 2 and 4.2), which for a fixed nu scales the whole elastic energy.
-    SceneConfig scaled = scene;
-    const double r1 = ratios.ratios[ratios.rigid];
-    for (ObjectConfig& object : scaled.objects) object.material.youngs_scale = r1;
-    pair.coarse = build_model(scaled);
-    pair.notes.push_back("dac: Young's modulus scaled by r_1 = " + short_number(r1));
-  } else {
-    if (scene.integrator.eigen_tracking && scene.damping.stiffness != 0.0 &&
-        scene.damping.stiffness_at == DampingConfig::StiffnessAt::kRest)
-      pair.notes.push_back(
-          "eigenfit: warning: 'eigen_update': 'subspace' iterates with M + h D + h^2 K(q), whose "
-          "D holds the rest stiffness here (damping 'stiffness_at': 'rest'): between the Lanczos "
-          "solves the tracked modes lean towards the rest ones; 'stiffness_at': 'current' or a "
-          "smaller eigen_refresh keeps them closer");
-    pair.eigenfit = std::make_shared<EigenFitCorrection>(
-        fit_settings(ratios, config), settings.linear_solver,
-        EigenModeUpdate{scene.integrator.eigen_refresh, scene.integrator.eigen_tracking,
-                        settings.eigensolver});
-    if (pair.coarse.schedule && pair.coarse.schedule->has_releases()) {
-      // A fine model of its own: the reference run's (if any) steps on its own schedule.
-      BuiltModel fine = build_model(reference_scene(scene));
-      pair.on_release = RecomputeAtRelease{std::shared_ptr<Model>(std::move(fine.model)),
-                                           *fine.schedule,
-                                           pair.eigenfit,
-                                           pair.ratio_log,
-                                           config,
-                                           where,
-                                           solve};
-    }
-  }
+  if (pair.method == EigenFitConfig::Method::kDac)
+    apply_dac(scene, ratios, pair);
+  else
+    attach_eigenfit(scene, settings, FitInputs{config, where, solve}, ratios, pair);
   pair.ratios = std::move(ratios);
   return pair;
 }

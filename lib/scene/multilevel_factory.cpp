@@ -147,12 +147,9 @@ void check_cubature_miss(const SceneConfig& scene, const CachedCubature& rule, d
                   residual + "; continuing with the rule it has (/solver/cubature_on_miss)");
 }
 
-}  // namespace
-
-MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
-                                                   const BuiltModel& built,
-                                                   std::vector<std::string>& notes) {
-  const std::string where = scene.source.string() + ": /solver/type: multilevel";
+/// The multilevel solver serves 'be' and 'bdf2', one set of free DOFs and tet meshes only.
+void require_multilevel_applies(const SceneConfig& scene, const BuiltModel& built,
+                                const std::string& where) {
   const auto& allowed = multilevel_integrators();
   require(std::find(allowed.begin(), allowed.end(), scene.integrator.type) != allowed.end(),
           where +
@@ -164,6 +161,9 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
               " builds its bases for one set of free DOFs; this scene releases Dirichlet "
               "vertices during the run (use cholmod or pcg)");
   require(built.frames.mesh.num_tets() > 0, where + " needs tet meshes (the scene has none)");
+}
+
+MultilevelSetupSettings setup_settings(const SceneConfig& scene) {
   MultilevelSetupSettings settings;
   settings.partitions = scene.solver.partitions;
   settings.jump_penalty = scene.solver.jump_penalty;
@@ -171,54 +171,72 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
   settings.seed = static_cast<std::uint64_t>(scene.solver.seed);
   settings.dirichlet_aware = scene.solver.dirichlet_aware;
   settings.basis = handle_basis_from_name(scene.solver.basis);  // the schema lists the names
-  const MultilevelInput input = multilevel_input(built);
+  return settings;
+}
+
+/// The cubature's cache file and key (empty: no cache), and the note on the weights' cache.
+struct MultilevelCacheUse {
+  std::filesystem::path cubature_file;
+  std::uint64_t cubature_hash = 0;
+  std::string note;
+};
+
+/// The partitions and handle weights, from the cache folder when it holds them for this input,
+/// else computed (and saved there).
+std::optional<MultilevelPrecompute> partitions_and_weights(const SceneConfig& scene,
+                                                           const MultilevelInput& input,
+                                                           const MultilevelSetupSettings& settings,
+                                                           MultilevelCacheUse& cache,
+                                                           std::vector<std::string>& notes) {
   std::optional<MultilevelPrecompute> weights;
-  std::filesystem::path cache_file, cubature_file;
-  std::uint64_t hash = 0, cubature_hash = 0;
-  std::string cache_note;
+  std::filesystem::path cache_file;
+  std::uint64_t hash = 0;
   if (!scene.solver.cache.empty()) {
     std::filesystem::path dir = scene.solver.cache;
     if (dir.is_relative()) dir = scene.source.parent_path() / dir;
     hash = multilevel_input_hash(input, settings);
     cache_file = multilevel_cache_file(dir, hash);
     // A capped fit is another rule: its own file (uncapped rules keep their names).
-    cubature_hash = scene.solver.cubature_max_points > 0
-                        ? hash ^ (0x9e3779b97f4a7c15ULL *
-                                  static_cast<std::uint64_t>(scene.solver.cubature_max_points))
-                        : hash;
-    cubature_file = multilevel_cubature_file(dir, cubature_hash);
+    cache.cubature_hash =
+        scene.solver.cubature_max_points > 0
+            ? hash ^ (0x9e3779b97f4a7c15ULL *
+                      static_cast<std::uint64_t>(scene.solver.cubature_max_points))
+            : hash;
+    cache.cubature_file = multilevel_cubature_file(dir, cache.cubature_hash);
     std::string problem;
     weights = load_multilevel_cache(cache_file, hash, input, &problem);
     if (!problem.empty()) notes.push_back("multilevel cache: " + problem);
     if (weights) {
       weights->basis = settings.basis;
-      cache_note = "multilevel: partitions and weights loaded from " + cache_file.string();
+      cache.note = "multilevel: partitions and weights loaded from " + cache_file.string();
     } else {
       weights = compute_multilevel_weights(input, settings);
       try {
         save_multilevel_cache(cache_file, hash, *weights);
-        cache_note = "multilevel: partitions and weights saved to " + cache_file.string();
+        cache.note = "multilevel: partitions and weights saved to " + cache_file.string();
       } catch (const std::exception& e) {
-        cache_note = std::string("multilevel: warning: ") + e.what() + " (continuing without)";
+        cache.note = std::string("multilevel: warning: ") + e.what() + " (continuing without)";
       }
     }
   } else {
     weights = compute_multilevel_weights(input, settings);
   }
-  assemble_multilevel_bases(input, *weights);
-  auto precompute = std::make_shared<const MultilevelPrecompute>(std::move(*weights));
-  notes.push_back(precompute->summary());
-  if (!cache_note.empty()) notes.push_back(cache_note);
+  return weights;
+}
 
+/// The solver's settings from the scene's /solver (the polish iterations noted).
+MultilevelSolverSettings solver_settings(const SceneConfig& scene,
+                                         const MultilevelPrecompute& precompute,
+                                         std::vector<std::string>& notes) {
   MultilevelSolverSettings solver;
   solver.fine_iterations = scene.solver.fine_iterations >= 0
                                ? scene.solver.fine_iterations
-                               : automatic_fine_iterations(*precompute);
+                               : automatic_fine_iterations(precompute);
   notes.push_back("multilevel: " + std::to_string(solver.fine_iterations) + " polish iterations" +
                   (scene.solver.fine_iterations >= 0
                        ? std::string(" (solver.fine_iterations)")
                        : " (auto: mean partition radius " +
-                             std::to_string(int(std::lround(precompute->mean_hop_radius))) +
+                             std::to_string(int(std::lround(precompute.mean_hop_radius))) +
                              " edge hops)"));
   if (scene.solver.assembled_subspace)
     solver.products = MultilevelSolverSettings::Products::kAssembled;
@@ -226,20 +244,41 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
                              ? MultilevelSolverSettings::SmsDeflation::kAffine
                              : MultilevelSolverSettings::SmsDeflation::kNone;
   solver.sms_ritz_vectors = scene.solver.sms_ritz_vectors;
-  limit_deflation_memory(*precompute->bases, solver, notes);
+  limit_deflation_memory(*precompute.bases, solver, notes);
   solver.hessian_parts = scene.solver.cubature || scene.solver.lag_elastic_hessian;
   solver.fine_residual = scene.solver.fine_residual_subspace
                              ? MultilevelSolverSettings::FineResidual::kSubspace
                              : MultilevelSolverSettings::FineResidual::kLagged;
   solver.subspace_tolerance = scene.solver.subspace_tolerance;
+  return solver;
+}
+
+}  // namespace
+
+MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
+                                                   const BuiltModel& built,
+                                                   std::vector<std::string>& notes) {
+  const std::string where = scene.source.string() + ": /solver/type: multilevel";
+  require_multilevel_applies(scene, built, where);
+  const MultilevelSetupSettings settings = setup_settings(scene);
+  const MultilevelInput input = multilevel_input(built);
+  MultilevelCacheUse cache;
+  std::optional<MultilevelPrecompute> weights =
+      partitions_and_weights(scene, input, settings, cache, notes);
+  assemble_multilevel_bases(input, *weights);
+  auto precompute = std::make_shared<const MultilevelPrecompute>(std::move(*weights));
+  notes.push_back(precompute->summary());
+  if (!cache.note.empty()) notes.push_back(cache.note);
+
+  const MultilevelSolverSettings solver = solver_settings(scene, *precompute, notes);
   std::shared_ptr<const MultilevelBases> bases = precompute->bases;
   MultilevelSolverSetup setup{[bases, solver] { return make_multilevel_solver(bases, solver); },
                               precompute, VecX()};
   if (scene.solver.cubature) {
     CubatureSettings cubature;
     cubature.max_points = scene.solver.cubature_max_points;
-    const CachedCubature rule =
-        scene_cubature(input, *precompute, cubature, cubature_file, cubature_hash, notes);
+    const CachedCubature rule = scene_cubature(input, *precompute, cubature, cache.cubature_file,
+                                               cache.cubature_hash, notes);
     check_cubature_miss(scene, rule, cubature.tolerance, notes);
     setup.cubature_weight = rule.weight;
   }

@@ -63,13 +63,9 @@ VecX overlap_average(const VecX& fine_values, const TetOverlaps& overlaps, int n
   return sum;
 }
 
-}  // namespace
-
-ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
-                                const std::string& scene_file, double dt,
-                                const ObjectPieces& coarse, bool reuse_cache) {
-  const std::string at = scene_file + ": " + object_pointer(index);
-  ObjectCoarsening out;
+/// The object as its reference mesh describes it: the fine, heterogeneous body.
+ObjectPieces build_fine_pieces(const ObjectConfig& object, size_t index,
+                               const std::string& scene_file, double dt, const std::string& at) {
   ObjectConfig fine_object = object;
   fine_object.mesh = *object.reference_mesh;
   fine_object.reference_mesh.reset();
@@ -83,10 +79,222 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
                    cells.prod() * fine_mesh.box_split, /*factorizes=*/true);
   }
   std::vector<std::string> fine_notes;
-  out.fine = build_object(fine_object, index, scene_file, dt, fine_notes);
-  const TetMesh& fine = out.fine.mesh;
+  ObjectPieces fine_pieces = build_object(fine_object, index, scene_file, dt, fine_notes);
+  const TetMesh& fine = fine_pieces.mesh;
   require_memory(at + "/reference/mesh", fine.num_vertices(), fine.num_tets(),
                  /*factorizes=*/true);
+  return fine_pieces;
+}
+
+/// Records the fine volume outside the coarse mesh; throws when it exceeds 0.1 %.
+void check_fine_coverage(const TetMesh& fine, const TetElements& fine_el,
+                         const TetOverlaps& overlaps, const std::string& at,
+                         ObjectCoarsening& out) {
+  const std::vector<double> covered = fine_covered_volume(overlaps, fine.num_tets());
+  double uncovered = 0.0;
+  for (int p = 0; p < fine.num_tets(); ++p)
+    uncovered += std::max(0.0, fine_el.volume[p] - covered[p]);
+  out.uncovered_fine_fraction = uncovered / fine_el.volume.sum();
+  if (out.uncovered_fine_fraction > 1e-3)
+    throw InputError(at + "/mesh: the coarse mesh does not cover the reference (fine) mesh: " +
+                     std::to_string(100.0 * out.uncovered_fine_fraction) +
+                     " % of the fine volume lies outside it (numerical coarsening needs a coarse "
+                     "mesh around the whole object)");
+}
+
+/// What the steps after the overlaps share: the object, both meshes with their elements, the
+/// overlaps and the fine material.
+struct CoarseningContext {
+  const ObjectConfig& object;
+  size_t index;
+  const std::string& at;
+  const TetMesh& fine;
+  const TetMesh& coarse;
+  const TetElements& fine_el;
+  const TetElements& coarse_el;
+  const TetOverlaps& overlaps;
+  const std::vector<LameParameters>& fine_lame;
+};
+
+std::vector<VoigtTensor> isotropic_tensors(const std::vector<LameParameters>& lame) {
+  std::vector<VoigtTensor> tensors;
+  for (const LameParameters& l : lame) tensors.push_back(isotropic_voigt(l.mu, l.lambda));
+  return tensors;
+}
+
+/// Method harmonic: the homogenized tensors from the pure-Neumann harmonic problems, and with
+/// a mixed boundary those of the problems holding the always-fixed vertices where G_q allows.
+void homogenize_harmonic(const CoarseningContext& c, ObjectCoarsening& out) {
+  const std::vector<VoigtTensor> fine_tensors = isotropic_tensors(c.fine_lame);
+  HarmonicOptions options;
+  options.normal =
+      c.object.coarsening.coarse_normals ? NeumannNormal::kCoarse : NeumannNormal::kFine;
+  options.coarse = &c.coarse;
+  Timer timer;
+  const auto homogenize = [&](const HarmonicOptions& o, HarmonicDisplacements& harmonic) {
+    timer.reset();
+    harmonic =
+        solve_harmonic_displacements(c.fine, c.fine_el, fine_tensors, o, c.at + "/reference/mesh");
+    out.harmonic_seconds += timer.seconds();
+    timer.reset();
+    HomogenizedTensors h = homogenize_tensors(c.fine, c.fine_el, fine_tensors, harmonic.fields,
+                                              c.coarse, c.coarse_el, c.overlaps);
+    out.tensor_seconds += timer.seconds();
+    return h;
+  };
+  out.homogenized = homogenize(options, out.harmonic);
+  out.tensors = out.homogenized.tensors;
+  if (c.object.coarsening.boundary != CoarseningConfig::Boundary::kMixed) return;
+  options.fixed_vertices = always_fixed_vertices(out.fine);
+  if (options.fixed_vertices.empty())
+    throw InputError(c.at +
+                     "/coarsening/boundary: 'mixed' holds the object's fixed Dirichlet "
+                     "vertices, but it has none that stay fixed for the whole run");
+  out.mixed_boundary = true;
+  HarmonicDisplacements mixed_fields;
+  const HomogenizedTensors mixed = homogenize(options, mixed_fields);
+  // Coarse tets with 3-4 fixed vertices have a singular G_q: they keep the Neumann tensor.
+  for (int q = 0; q < c.coarse.num_tets(); ++q) {
+    if (mixed.condition[q] > 1e6 || !(mixed.min_eigenvalue[q] > 0.0)) {
+      ++out.neumann_fallbacks;
+      continue;
+    }
+    out.tensors[q] = mixed.tensors[q];
+    out.homogenized.condition[q] = mixed.condition[q];
+  }
+  out.harmonic = std::move(mixed_fields);
+  out.homogenized.coarse_fields = mixed.coarse_fields;  // the fields the display map uses
+}
+
+/// Method galerkin: the coarse stiffness matrix itself.
+void galerkin_stiffness(const CoarseningContext& c, ObjectCoarsening& out) {
+  // K_c = P^T K_f P, P the barycentric interpolation to the fine vertices (Kharevych Fig. 4.5).
+  const std::vector<VoigtTensor> fine_tensors = isotropic_tensors(c.fine_lame);
+  Timer timer;
+  const SpMat K = voigt_stiffness(c.fine_el, fine_tensors, DofMap(c.fine.num_vertices(), {}));
+  out.galerkin = galerkin_coarse_stiffness(c.fine, K, c.coarse);
+  out.tensor_seconds = timer.seconds();
+}
+
+/// Throws when a coarse vertex lies only in tets holding none of the object (`held`: the fine
+/// volume per coarse tet).
+void require_no_bare_vertices(const CoarseningContext& c, const VecX& held) {
+  // A coarse vertex all of whose tets lie outside the object would have neither mass nor
+  // stiffness (the run's matrices would be singular there).
+  std::vector<double> vertex_held(static_cast<size_t>(c.coarse.num_vertices()), 0.0);
+  for (int q = 0; q < c.coarse.num_tets(); ++q)
+    for (int a = 0; a < 4; ++a) vertex_held[static_cast<size_t>(c.coarse.tets(q, a))] += held[q];
+  std::vector<int> bare;
+  for (int v = 0; v < c.coarse.num_vertices(); ++v)
+    if (!(vertex_held[static_cast<size_t>(v)] > 0.0)) bare.push_back(v);
+  if (!bare.empty())
+    throw InputError(c.at + "/mesh: " + std::to_string(bare.size()) +
+                     " coarse vertices lie only in coarse tets outside the reference (fine) mesh, "
+                     "so they would have no mass or stiffness: " +
+                     list_tets(bare) + " (a coarse mesh reaching too far beyond the object)");
+}
+
+// A coarse tet that the object fills to less than kNearlyEmpty of its volume (a boundary
+// sliver of a coarse mesh around the object) has harmonic strains from a few fine tets, or
+// none, and displacements extrapolated to vertices outside the object: its homogenized tensor
+// is not positive definite, or hundreds of times stiffer than the material (a 1.5 %-filled
+// tet of a 1e7 Pa bar measured 8e9 Pa, and backward Euler's Newton then failed on the
+// resulting system). Such tets take the averaged-Lame tensor of the material they hold
+// instead (the volume fraction times it: zero when they hold none), a warning lists them;
+// any other tensor that is not positive definite is an error.
+constexpr double kNearlyEmpty = 0.05;
+// A coarse tet whose harmonic strain matrix G_q has a condition number above this gets a
+// warning. A sliver does (tests/app/coarsening_cli_test.cpp): its P1 gradient amplifies the
+// fields' non-affine part by 1 / its height, so G_q and C_q = G_q^-T A_q G_q^-1 lose
+// balance: at cond 3e4 the largest eigenvalue of C_q is 1.5e11 Pa in a 1e7 Pa bar (a stiff,
+// badly conditioned coarse system), and near cond 1e5.5 the smallest falls below 1e-12 of it
+// (the error below). Well-shaped coarse meshes stay under it: at most 90 on the crack bar,
+// 2917 on the organ of benchmarks/coarsening_precompute.py (which prints it).
+constexpr double kIllConditioned = 1e4;
+
+/// The coarse tets whose tensors the screening replaced, rejects or warns about.
+struct TensorScreening {
+  std::vector<int> indefinite, nearly_empty, ill_conditioned;
+};
+
+/// Gives nearly empty coarse tets (`filled`: the fraction of each the object fills) the
+/// averaged Lame tensor and lists the indefinite and the ill-conditioned ones.
+TensorScreening screen_coarse_tensors(const CoarseningContext& c, const VecX& filled,
+                                      ObjectCoarsening& out) {
+  TensorScreening s;
+  std::vector<LameParameters> averaged;
+  for (int q = 0; q < static_cast<int>(out.tensors.size()); ++q) {
+    if (filled[q] < kNearlyEmpty) {
+      if (averaged.empty()) averaged = average_lame(c.fine_lame, c.overlaps, c.coarse_el.volume);
+      out.tensors[q] = isotropic_voigt(averaged[q].mu, averaged[q].lambda);
+      s.nearly_empty.push_back(q);
+      continue;
+    }
+    const Eigen::SelfAdjointEigenSolver<VoigtTensor> eig(out.tensors[q], Eigen::EigenvaluesOnly);
+    if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) s.indefinite.push_back(q);
+    if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > kIllConditioned)
+      s.ill_conditioned.push_back(q);
+  }
+  return s;
+}
+
+/// Throws on indefinite coarse tensors; notes the nearly empty and ill-conditioned tets.
+void report_tensor_screening(const CoarseningContext& c, const VecX& filled,
+                             const TensorScreening& s, ObjectCoarsening& out) {
+  if (!s.indefinite.empty()) {
+    const int first = s.indefinite.front();
+    std::ostringstream detail;
+    detail.precision(3);
+    detail << "the first filled to " << 100.0 * filled[first] << " % by the fine mesh";
+    if (out.homogenized.condition.size() > 0)
+      detail << ", cond G_q " << out.homogenized.condition[first];
+    throw InputError(c.at + "/coarsening: the homogenized tensor is not positive definite on " +
+                     std::to_string(s.indefinite.size()) +
+                     " coarse tet(s): " + list_tets(s.indefinite) + " (" + detail.str() +
+                     "; a sliver or degenerate coarse tet?)");
+  }
+  if (!s.nearly_empty.empty())
+    out.notes.push_back("warning: " + object_pointer(c.index) +
+                        "/coarsening: " + std::to_string(s.nearly_empty.size()) +
+                        " coarse tet(s) filled to less than " +
+                        std::to_string(static_cast<int>(100 * kNearlyEmpty)) +
+                        " % by the fine mesh take the averaged Lame tensor (their homogenized "
+                        "one rests on too few fine tets): " +
+                        list_tets(s.nearly_empty));
+  if (!s.ill_conditioned.empty())
+    out.notes.push_back("warning: " + object_pointer(c.index) +
+                        "/coarsening: " + std::to_string(s.ill_conditioned.size()) +
+                        " coarse tet(s) with an ill-conditioned harmonic strain matrix "
+                        "(cond G_q > 1e4; slivers?): " +
+                        list_tets(s.ill_conditioned));
+}
+
+/// The summary line that opens the object's coarsening notes.
+std::string coarsening_summary(const CoarseningContext& c, const ObjectCoarsening& out) {
+  std::ostringstream note;
+  note << object_pointer(c.index) << "/coarsening: " << c.fine.num_tets() << " fine tets onto "
+       << c.coarse.num_tets() << " coarse, " << c.overlaps.size() << " overlapping pairs";
+  if (c.object.coarsening.method == CoarseningConfig::Method::kHarmonic) {
+    note << "; harmonic problems " << (out.mixed_boundary ? "mixed" : "pure Neumann")
+         << ", residual " << out.harmonic.max_relative_residual << "; max cond G_q "
+         << out.homogenized.condition.maxCoeff() << ", coarse vertices outside the fine mesh "
+         << out.homogenized.coarse_in_fine.num_outside;
+  }
+  if (out.mixed_boundary)
+    note << "; " << out.neumann_fallbacks
+         << " coarse tets at the fixed vertices took their pure-Neumann tensor";
+  return note.str();
+}
+
+}  // namespace
+
+ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
+                                const std::string& scene_file, double dt,
+                                const ObjectPieces& coarse, bool reuse_cache) {
+  const std::string at = scene_file + ": " + object_pointer(index);
+  ObjectCoarsening out;
+  out.fine = build_fine_pieces(object, index, scene_file, dt, at);
+  const TetMesh& fine = out.fine.mesh;
   const int nq = coarse.mesh.num_tets();
 
   const std::filesystem::path cache_dir = user_cache_dir();
@@ -112,164 +320,30 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
   const TetOverlaps overlaps = tet_overlaps(fine, coarse.mesh);
   out.overlap_pairs = overlaps.size();
   out.overlap_seconds = timer.seconds();
-  const std::vector<double> covered = fine_covered_volume(overlaps, fine.num_tets());
-  double uncovered = 0.0;
-  for (int p = 0; p < fine.num_tets(); ++p)
-    uncovered += std::max(0.0, fine_el.volume[p] - covered[p]);
-  out.uncovered_fine_fraction = uncovered / fine_el.volume.sum();
-  if (out.uncovered_fine_fraction > 1e-3)
-    throw InputError(at + "/mesh: the coarse mesh does not cover the reference (fine) mesh: " +
-                     std::to_string(100.0 * out.uncovered_fine_fraction) +
-                     " % of the fine volume lies outside it (numerical coarsening needs a coarse "
-                     "mesh around the whole object)");
+  check_fine_coverage(fine, fine_el, overlaps, at, out);
 
   const std::vector<LameParameters> fine_lame = lame_of(out.fine);
+  const CoarseningContext c{object,  index,     at,       fine,     coarse.mesh,
+                            fine_el, coarse_el, overlaps, fine_lame};
   if (object.coarsening.method == CoarseningConfig::Method::kHarmonic) {
-    std::vector<VoigtTensor> fine_tensors;
-    for (const LameParameters& l : fine_lame)
-      fine_tensors.push_back(isotropic_voigt(l.mu, l.lambda));
-    HarmonicOptions options;
-    options.normal =
-        object.coarsening.coarse_normals ? NeumannNormal::kCoarse : NeumannNormal::kFine;
-    options.coarse = &coarse.mesh;
-    const auto homogenize = [&](const HarmonicOptions& o, HarmonicDisplacements& harmonic) {
-      timer.reset();
-      harmonic =
-          solve_harmonic_displacements(fine, fine_el, fine_tensors, o, at + "/reference/mesh");
-      out.harmonic_seconds += timer.seconds();
-      timer.reset();
-      HomogenizedTensors h = homogenize_tensors(fine, fine_el, fine_tensors, harmonic.fields,
-                                                coarse.mesh, coarse_el, overlaps);
-      out.tensor_seconds += timer.seconds();
-      return h;
-    };
-    out.homogenized = homogenize(options, out.harmonic);
-    out.tensors = out.homogenized.tensors;
-    if (object.coarsening.boundary == CoarseningConfig::Boundary::kMixed) {
-      options.fixed_vertices = always_fixed_vertices(out.fine);
-      if (options.fixed_vertices.empty())
-        throw InputError(at +
-                         "/coarsening/boundary: 'mixed' holds the object's fixed Dirichlet "
-                         "vertices, but it has none that stay fixed for the whole run");
-      out.mixed_boundary = true;
-      HarmonicDisplacements mixed_fields;
-      const HomogenizedTensors mixed = homogenize(options, mixed_fields);
-      // Coarse tets with 3-4 fixed vertices have a singular G_q: they keep the Neumann tensor.
-      for (int q = 0; q < nq; ++q) {
-        if (mixed.condition[q] > 1e6 || !(mixed.min_eigenvalue[q] > 0.0)) {
-          ++out.neumann_fallbacks;
-          continue;
-        }
-        out.tensors[q] = mixed.tensors[q];
-        out.homogenized.condition[q] = mixed.condition[q];
-      }
-      out.harmonic = std::move(mixed_fields);
-      out.homogenized.coarse_fields = mixed.coarse_fields;  // the fields the display map uses
-    }
+    homogenize_harmonic(c, out);
   } else if (galerkin) {
-    // K_c = P^T K_f P, P the barycentric interpolation to the fine vertices (Kharevych Fig. 4.5).
-    std::vector<VoigtTensor> fine_tensors;
-    for (const LameParameters& l : fine_lame)
-      fine_tensors.push_back(isotropic_voigt(l.mu, l.lambda));
-    timer.reset();
-    const SpMat K = voigt_stiffness(fine_el, fine_tensors, DofMap(fine.num_vertices(), {}));
-    out.galerkin = galerkin_coarse_stiffness(fine, K, coarse.mesh);
-    out.tensor_seconds = timer.seconds();
+    galerkin_stiffness(c, out);
   } else {
     for (const LameParameters& l : average_lame(fine_lame, overlaps, coarse_el.volume))
       out.tensors.push_back(isotropic_voigt(l.mu, l.lambda));
   }
 
-  // A coarse tet that the object fills to less than kNearlyEmpty of its volume (a boundary
-  // sliver of a coarse mesh around the object) has harmonic strains from a few fine tets, or
-  // none, and displacements extrapolated to vertices outside the object: its homogenized tensor
-  // is not positive definite, or hundreds of times stiffer than the material (a 1.5 %-filled
-  // tet of a 1e7 Pa bar measured 8e9 Pa, and backward Euler's Newton then failed on the
-  // resulting system). Such tets take the averaged-Lame tensor of the material they hold
-  // instead (the volume fraction times it: zero when they hold none), a warning lists them;
-  // any other tensor that is not positive definite is an error.
-  constexpr double kNearlyEmpty = 0.05;
-  // A coarse tet whose harmonic strain matrix G_q has a condition number above this gets a
-  // warning. A sliver does (tests/app/coarsening_cli_test.cpp): its P1 gradient amplifies the
-  // fields' non-affine part by 1 / its height, so G_q and C_q = G_q^-T A_q G_q^-1 lose
-  // balance: at cond 3e4 the largest eigenvalue of C_q is 1.5e11 Pa in a 1e7 Pa bar (a stiff,
-  // badly conditioned coarse system), and near cond 1e5.5 the smallest falls below 1e-12 of it
-  // (the error below). Well-shaped coarse meshes stay under it: at most 90 on the crack bar,
-  // 2917 on the organ of benchmarks/coarsening_precompute.py (which prints it).
-  constexpr double kIllConditioned = 1e4;
   const VecX held = overlap_sum(overlaps, nq);
   const VecX filled = held.cwiseQuotient(coarse_el.volume);
-  // A coarse vertex all of whose tets lie outside the object would have neither mass nor
-  // stiffness (the run's matrices would be singular there).
-  std::vector<double> vertex_held(static_cast<size_t>(coarse.mesh.num_vertices()), 0.0);
-  for (int q = 0; q < nq; ++q)
-    for (int a = 0; a < 4; ++a) vertex_held[static_cast<size_t>(coarse.mesh.tets(q, a))] += held[q];
-  std::vector<int> bare;
-  for (int v = 0; v < coarse.mesh.num_vertices(); ++v)
-    if (!(vertex_held[static_cast<size_t>(v)] > 0.0)) bare.push_back(v);
-  if (!bare.empty())
-    throw InputError(at + "/mesh: " + std::to_string(bare.size()) +
-                     " coarse vertices lie only in coarse tets outside the reference (fine) mesh, "
-                     "so they would have no mass or stiffness: " +
-                     list_tets(bare) + " (a coarse mesh reaching too far beyond the object)");
-  std::vector<LameParameters> averaged;
-  std::vector<int> indefinite, nearly_empty, ill_conditioned;
-  for (int q = 0; q < static_cast<int>(out.tensors.size()); ++q) {
-    if (filled[q] < kNearlyEmpty) {
-      if (averaged.empty()) averaged = average_lame(fine_lame, overlaps, coarse_el.volume);
-      out.tensors[q] = isotropic_voigt(averaged[q].mu, averaged[q].lambda);
-      nearly_empty.push_back(q);
-      continue;
-    }
-    const Eigen::SelfAdjointEigenSolver<VoigtTensor> eig(out.tensors[q], Eigen::EigenvaluesOnly);
-    if (!(eig.eigenvalues()[0] > 1e-12 * eig.eigenvalues()[5])) indefinite.push_back(q);
-    if (out.homogenized.condition.size() > 0 && out.homogenized.condition[q] > kIllConditioned)
-      ill_conditioned.push_back(q);
-  }
-  if (!indefinite.empty()) {
-    const int first = indefinite.front();
-    std::ostringstream detail;
-    detail.precision(3);
-    detail << "the first filled to " << 100.0 * filled[first] << " % by the fine mesh";
-    if (out.homogenized.condition.size() > 0)
-      detail << ", cond G_q " << out.homogenized.condition[first];
-    throw InputError(at + "/coarsening: the homogenized tensor is not positive definite on " +
-                     std::to_string(indefinite.size()) +
-                     " coarse tet(s): " + list_tets(indefinite) + " (" + detail.str() +
-                     "; a sliver or degenerate coarse tet?)");
-  }
-  if (!nearly_empty.empty())
-    out.notes.push_back("warning: " + object_pointer(index) +
-                        "/coarsening: " + std::to_string(nearly_empty.size()) +
-                        " coarse tet(s) filled to less than " +
-                        std::to_string(static_cast<int>(100 * kNearlyEmpty)) +
-                        " % by the fine mesh take the averaged Lame tensor (their homogenized "
-                        "one rests on too few fine tets): " +
-                        list_tets(nearly_empty));
-  if (!ill_conditioned.empty())
-    out.notes.push_back("warning: " + object_pointer(index) +
-                        "/coarsening: " + std::to_string(ill_conditioned.size()) +
-                        " coarse tet(s) with an ill-conditioned harmonic strain matrix "
-                        "(cond G_q > 1e4; slivers?): " +
-                        list_tets(ill_conditioned));
+  require_no_bare_vertices(c, held);
+  report_tensor_screening(c, filled, screen_coarse_tensors(c, filled, out), out);
 
   out.density = coarse_density(out.fine.density, overlaps, coarse_el.volume);
   out.youngs = overlap_average(out.fine.youngs, overlaps, nq);
   out.poisson = overlap_average(out.fine.poisson, overlaps, nq);
 
-  std::ostringstream note;
-  note << object_pointer(index) << "/coarsening: " << fine.num_tets() << " fine tets onto " << nq
-       << " coarse, " << overlaps.size() << " overlapping pairs";
-  if (object.coarsening.method == CoarseningConfig::Method::kHarmonic) {
-    note << "; harmonic problems " << (out.mixed_boundary ? "mixed" : "pure Neumann")
-         << ", residual " << out.harmonic.max_relative_residual << "; max cond G_q "
-         << out.homogenized.condition.maxCoeff() << ", coarse vertices outside the fine mesh "
-         << out.homogenized.coarse_in_fine.num_outside;
-  }
-  if (out.mixed_boundary)
-    note << "; " << out.neumann_fallbacks
-         << " coarse tets at the fixed vertices took their pure-Neumann tensor";
-  out.notes.insert(out.notes.begin(), note.str());
+  out.notes.insert(out.notes.begin(), coarsening_summary(c, out));
   if (!cache_dir.empty())
     out.notes.push_back(
         write_coarsening_cache(cache_file, key, out)

@@ -225,13 +225,10 @@ void check_contact(const json& scene, std::vector<SchemaViolation>& out) {
   }
 }
 
-std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
-  std::vector<SchemaViolation> out;
-  if (scene.at("integrator").at("type").get<std::string>() == "reversible_corotated")
-    check_reversible_corotated(scene, out);
-  if (scene.at("damping").contains("viscous")) check_viscous_damping(scene, out);
-  if (scene.contains("contact")) check_contact(scene, out);
-  check_adaptive_time(scene, out);
+namespace {
+
+/// The output, solver and wind settings.
+void check_output_solver_wind(const json& scene, std::vector<SchemaViolation>& out) {
   require_not_both(scene.at("output"), "every", "interval", "/output", out);
   if (const double cap = scene.at("solver").at("contrast_cap").get<double>();
       cap > 0.0 && cap < 1.0)
@@ -243,130 +240,167 @@ std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
     if (wind.at("sway").at("angle_deg").get<double>() != 0.0)
       require_nonzero(wind["sway"], "axis", "/wind/sway", "sway axis", out);
   }
-  if (scene.contains("obstacles")) {
-    const json& obstacles = scene["obstacles"];
-    for (std::size_t i = 0; i < obstacles.size(); ++i) {
-      if (!obstacles[i].contains("plane")) continue;
-      const json& plane = obstacles[i]["plane"];
-      const std::string at = "/obstacles/" + std::to_string(i) + "/plane";
-      require_nonzero(plane, "normal", at, "plane normal", out);
-      require_not_both(plane, "stiffness", "pressure_stiffness", at, out);
-      if (!plane.contains("pressure_stiffness")) continue;
-      // The penalty per boundary area needs a boundary: tets, not particles.
-      const json& objects = scene.at("objects");
-      for (std::size_t k = 0; k < objects.size(); ++k)
-        if (objects[k].at("material").at("model").get<std::string>() == "mass_spring")
-          out.push_back({at + "/pressure_stiffness",
-                         "mass-spring object /objects/" + std::to_string(k) +
-                             " has no boundary area to weigh the penalty by; give 'stiffness' "
-                             "[N/m] per vertex"});
+}
+
+/// Each obstacle plane: a normal, one kind of penalty, and a boundary to weigh a pressure by.
+void check_obstacle_planes(const json& scene, std::vector<SchemaViolation>& out) {
+  if (!scene.contains("obstacles")) return;
+  const json& obstacles = scene["obstacles"];
+  for (std::size_t i = 0; i < obstacles.size(); ++i) {
+    if (!obstacles[i].contains("plane")) continue;
+    const json& plane = obstacles[i]["plane"];
+    const std::string at = "/obstacles/" + std::to_string(i) + "/plane";
+    require_nonzero(plane, "normal", at, "plane normal", out);
+    require_not_both(plane, "stiffness", "pressure_stiffness", at, out);
+    if (!plane.contains("pressure_stiffness")) continue;
+    // The penalty per boundary area needs a boundary: tets, not particles.
+    const json& objects = scene.at("objects");
+    for (std::size_t k = 0; k < objects.size(); ++k)
+      if (objects[k].at("material").at("model").get<std::string>() == "mass_spring")
+        out.push_back({at + "/pressure_stiffness",
+                       "mass-spring object /objects/" + std::to_string(k) +
+                           " has no boundary area to weigh the penalty by; give 'stiffness' "
+                           "[N/m] per vertex"});
+  }
+}
+
+/// A reference run needs an object with a reference mesh.
+void check_reference_run(const json& scene, std::vector<SchemaViolation>& out) {
+  if (!scene.at("reference").at("run").get<bool>()) return;
+  const json& objects = scene.at("objects");
+  const bool any = std::any_of(objects.begin(), objects.end(),
+                               [](const json& o) { return o.contains("reference"); });
+  if (!any)
+    out.push_back({"/reference/run",
+                   "a reference run simulates the objects' reference meshes, but no object has "
+                   "\"reference\": {\"mesh\": ...}"});
+}
+
+/// A rope or cloth mesh and only it takes the mass-spring material, and its regions override
+/// the mass-spring keys only.
+void check_graph_material(const json& object, const std::string& at,
+                          std::vector<SchemaViolation>& out) {
+  const json& mesh = object.at("mesh");
+  const bool graph = mesh.contains("rope") || mesh.contains("cloth");
+  const std::string model = object.at("material").at("model").get<std::string>();
+  if (graph && model != "mass_spring")
+    out.push_back({at + "/material/model",
+                   "a rope or cloth mesh is a mass-spring graph: expected 'mass_spring', found '" +
+                       model + "'"});
+  if (!graph && model == "mass_spring")
+    out.push_back({at + "/material/model",
+                   "'mass_spring' needs a rope or cloth mesh (springs along graph edges), found "
+                   "a tetrahedral mesh"});
+  if (graph && object.at("material").contains("E_file"))
+    out.push_back(
+        {at + "/material/E_file", "a mass-spring object has no tetrahedra to assign E to"});
+  const json& regions = object.at("regions");
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    for (const char* key : {"E", "nu", "density", "stiffness", "particle_mass"}) {
+      const bool spring_key =
+          std::string(key) == "stiffness" || std::string(key) == "particle_mass";
+      if (regions[r].contains(key) && spring_key != graph)
+        out.push_back({at + "/regions/" + std::to_string(r) + "/" + key,
+                       graph ? "a mass-spring object's regions override 'stiffness' and "
+                               "'particle_mass' (it has no tetrahedra)"
+                             : "a tetrahedral object's regions override 'E', 'nu' and "
+                               "'density' ('" +
+                                   std::string(key) + "' is for mass-spring objects)"});
     }
   }
-  if (scene.at("reference").at("run").get<bool>()) {
-    const json& objects = scene.at("objects");
-    const bool any = std::any_of(objects.begin(), objects.end(),
-                                 [](const json& o) { return o.contains("reference"); });
-    if (!any)
-      out.push_back({"/reference/run",
-                     "a reference run simulates the objects' reference meshes, but no object has "
-                     "\"reference\": {\"mesh\": ...}"});
+}
+
+/// The object's reference mesh file, and that it is tetrahedral.
+void check_reference_mesh(const json& object, const std::string& at,
+                          std::vector<SchemaViolation>& out) {
+  const json& mesh = object.at("mesh");
+  const json& reference = object["reference"].at("mesh");
+  if (reference.contains("file")) check_mesh_file(reference, at + "/reference/mesh", out);
+  if (reference.contains("rope") || reference.contains("cloth") || mesh.contains("rope") ||
+      mesh.contains("cloth"))
+    out.push_back({at + "/reference/mesh",
+                   "a reference mesh is a finer tetrahedral mesh of a tetrahedral object; "
+                   "mass-spring graphs have none"});
+}
+
+/// Each region selects vertices and overrides something; each Dirichlet group selects
+/// vertices, has a valid motion and at most one release.
+void check_regions_and_dirichlet(const json& object, const std::string& at,
+                                 std::vector<SchemaViolation>& out) {
+  const json& regions = object.at("regions");
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    const std::string rat = at + "/regions/" + std::to_string(r);
+    check_select(regions[r].at("select"), rat + "/select", out);
+    if (!regions[r].contains("E") && !regions[r].contains("nu") &&
+        !regions[r].contains("density") && !regions[r].contains("stiffness") &&
+        !regions[r].contains("particle_mass"))
+      out.push_back({rat,
+                     "expected at least one of 'E', 'nu', 'density' (or 'stiffness', "
+                     "'particle_mass' for a mass-spring object) to override, found only "
+                     "'select'"});
   }
+  const json& dirichlet = object.at("dirichlet");
+  for (std::size_t d = 0; d < dirichlet.size(); ++d) {
+    const std::string dat = at + "/dirichlet/" + std::to_string(d);
+    check_select(dirichlet[d].at("select"), dat + "/select", out);
+    if (dirichlet[d].contains("motion")) check_motion(dirichlet[d]["motion"], dat + "/motion", out);
+    require_not_both(dirichlet[d], "release_step", "release_time", dat, out);
+  }
+}
+
+/// One object at pointer `at`; `names` maps the names seen so far to their pointers.
+void check_object(const json& object, const std::string& at,
+                  std::map<std::string, std::string>& names, std::vector<SchemaViolation>& out) {
+  if (object.contains("name")) {
+    const std::string name = object["name"].get<std::string>();
+    const auto [it, inserted] = names.emplace(name, at + "/name");
+    if (!inserted)
+      out.push_back(
+          {at + "/name", "duplicate object name '" + name + "' (also " + it->second + ")"});
+  }
+
+  const json& mesh = object.at("mesh");
+  if (mesh.contains("file")) check_mesh_file(mesh, at + "/mesh", out);
+  if (const json& material = object.at("material"); material.contains("E_file")) {
+    std::error_code ec;
+    const fs::path field = material["E_file"].get<std::string>();
+    if (!fs::is_regular_file(field, ec))
+      out.push_back({at + "/material/E_file", "field file not found: " + field.string()});
+  }
+  check_graph_material(object, at, out);
+  if (object.contains("reference")) check_reference_mesh(object, at, out);
+  const std::string eigenfit = object.at("eigenfit").at("method").get<std::string>();
+  if (eigenfit != "none" && !object.contains("reference"))
+    out.push_back({at + "/eigenfit/method",
+                   "'" + eigenfit +
+                       "' fits this mesh's eigenvalues to a finer mesh of the object: add "
+                       "\"reference\": {\"mesh\": {...}} to the object"});
+  check_coarsening(object, at, eigenfit, out);
+  check_anisotropic(object, at, out);
+  const json& rotate = mesh.at("transform").at("rotate");
+  const json& axis = rotate.at("axis");
+  if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)
+    out.push_back(
+        {at + "/mesh/transform/rotate/axis", "expected a non-zero rotation axis, found [0,0,0]"});
+  check_regions_and_dirichlet(object, at, out);
+}
+
+}  // namespace
+
+std::vector<SchemaViolation> check_scene_semantics(const json& scene) {
+  std::vector<SchemaViolation> out;
+  if (scene.at("integrator").at("type").get<std::string>() == "reversible_corotated")
+    check_reversible_corotated(scene, out);
+  if (scene.at("damping").contains("viscous")) check_viscous_damping(scene, out);
+  if (scene.contains("contact")) check_contact(scene, out);
+  check_adaptive_time(scene, out);
+  check_output_solver_wind(scene, out);
+  check_obstacle_planes(scene, out);
+  check_reference_run(scene, out);
   std::map<std::string, std::string> names;  // object name -> pointer of its first use
   const json& objects = scene.at("objects");
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    const json& object = objects[i];
-    const std::string at = "/objects/" + std::to_string(i);
-    if (object.contains("name")) {
-      const std::string name = object["name"].get<std::string>();
-      const auto [it, inserted] = names.emplace(name, at + "/name");
-      if (!inserted)
-        out.push_back(
-            {at + "/name", "duplicate object name '" + name + "' (also " + it->second + ")"});
-    }
-
-    const json& mesh = object.at("mesh");
-    if (mesh.contains("file")) check_mesh_file(mesh, at + "/mesh", out);
-    if (const json& material = object.at("material"); material.contains("E_file")) {
-      std::error_code ec;
-      const fs::path field = material["E_file"].get<std::string>();
-      if (!fs::is_regular_file(field, ec))
-        out.push_back({at + "/material/E_file", "field file not found: " + field.string()});
-    }
-    {
-      const bool graph = mesh.contains("rope") || mesh.contains("cloth");
-      const std::string model = object.at("material").at("model").get<std::string>();
-      if (graph && model != "mass_spring")
-        out.push_back(
-            {at + "/material/model",
-             "a rope or cloth mesh is a mass-spring graph: expected 'mass_spring', found '" +
-                 model + "'"});
-      if (!graph && model == "mass_spring")
-        out.push_back(
-            {at + "/material/model",
-             "'mass_spring' needs a rope or cloth mesh (springs along graph edges), found "
-             "a tetrahedral mesh"});
-      if (graph && object.at("material").contains("E_file"))
-        out.push_back(
-            {at + "/material/E_file", "a mass-spring object has no tetrahedra to assign E to"});
-      const json& regions = object.at("regions");
-      for (std::size_t r = 0; r < regions.size(); ++r) {
-        for (const char* key : {"E", "nu", "density", "stiffness", "particle_mass"}) {
-          const bool spring_key =
-              std::string(key) == "stiffness" || std::string(key) == "particle_mass";
-          if (regions[r].contains(key) && spring_key != graph)
-            out.push_back({at + "/regions/" + std::to_string(r) + "/" + key,
-                           graph ? "a mass-spring object's regions override 'stiffness' and "
-                                   "'particle_mass' (it has no tetrahedra)"
-                                 : "a tetrahedral object's regions override 'E', 'nu' and "
-                                   "'density' ('" +
-                                       std::string(key) + "' is for mass-spring objects)"});
-        }
-      }
-    }
-    if (object.contains("reference")) {
-      const json& reference = object["reference"].at("mesh");
-      if (reference.contains("file")) check_mesh_file(reference, at + "/reference/mesh", out);
-      if (reference.contains("rope") || reference.contains("cloth") || mesh.contains("rope") ||
-          mesh.contains("cloth"))
-        out.push_back({at + "/reference/mesh",
-                       "a reference mesh is a finer tetrahedral mesh of a tetrahedral object; "
-                       "mass-spring graphs have none"});
-    }
-    const std::string eigenfit = object.at("eigenfit").at("method").get<std::string>();
-    if (eigenfit != "none" && !object.contains("reference"))
-      out.push_back({at + "/eigenfit/method",
-                     "'" + eigenfit +
-                         "' fits this mesh's eigenvalues to a finer mesh of the object: add "
-                         "\"reference\": {\"mesh\": {...}} to the object"});
-    check_coarsening(object, at, eigenfit, out);
-    check_anisotropic(object, at, out);
-    const json& rotate = mesh.at("transform").at("rotate");
-    const json& axis = rotate.at("axis");
-    if (rotate.at("angle_deg").get<double>() != 0.0 && axis[0] == 0 && axis[1] == 0 && axis[2] == 0)
-      out.push_back(
-          {at + "/mesh/transform/rotate/axis", "expected a non-zero rotation axis, found [0,0,0]"});
-
-    const json& regions = object.at("regions");
-    for (std::size_t r = 0; r < regions.size(); ++r) {
-      const std::string rat = at + "/regions/" + std::to_string(r);
-      check_select(regions[r].at("select"), rat + "/select", out);
-      if (!regions[r].contains("E") && !regions[r].contains("nu") &&
-          !regions[r].contains("density") && !regions[r].contains("stiffness") &&
-          !regions[r].contains("particle_mass"))
-        out.push_back({rat,
-                       "expected at least one of 'E', 'nu', 'density' (or 'stiffness', "
-                       "'particle_mass' for a mass-spring object) to override, found only "
-                       "'select'"});
-    }
-    const json& dirichlet = object.at("dirichlet");
-    for (std::size_t d = 0; d < dirichlet.size(); ++d) {
-      const std::string dat = at + "/dirichlet/" + std::to_string(d);
-      check_select(dirichlet[d].at("select"), dat + "/select", out);
-      if (dirichlet[d].contains("motion"))
-        check_motion(dirichlet[d]["motion"], dat + "/motion", out);
-      require_not_both(dirichlet[d], "release_step", "release_time", dat, out);
-    }
-  }
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    check_object(objects[i], "/objects/" + std::to_string(i), names, out);
   return out;
 }
 

@@ -207,6 +207,102 @@ ObjectConfig object_from_json(const json& j) {
   return o;
 }
 
+ContactConfig contact_from_json(const json& contact) {
+  ContactConfig cc;
+  cc.dhat = contact.at("dhat").get<double>();
+  cc.kappa = contact.value("kappa", 0.0);
+  cc.self = contact.at("self").get<bool>();
+  cc.friction = contact.at("friction").get<double>();
+  cc.epsv = contact.at("epsv").get<double>();
+  cc.lag_updates = contact.at("lag_updates").get<int>();
+  return cc;
+}
+
+void read_damping(const json& damping, DampingConfig& d) {
+  d.mass = damping.at("mass").get<double>();
+  d.stiffness = damping.at("stiffness").get<double>();
+  d.stiffness_at = damping.at("stiffness_at").get<std::string>() == "current"
+                       ? DampingConfig::StiffnessAt::kCurrent
+                       : DampingConfig::StiffnessAt::kRest;
+  if (damping.contains("viscous")) {
+    d.viscous_k_d = damping["viscous"].at("k_d").get<double>();
+    d.viscous_implicit = damping["viscous"].at("form").get<std::string>() == "implicit";
+  }
+}
+
+/// The integrator's type, predictor and Newton settings.
+void read_integrator_newton(const json& integrator, IntegratorConfig& i) {
+  i.type = integrator.at("type").get<std::string>();
+  i.predictor = integrator.at("predictor").get<std::string>();
+  const json& newton = integrator.at("newton");
+  i.newton.tolerance = newton.at("tolerance").get<double>();
+  i.newton.max_iterations = newton.at("max_iterations").get<int>();
+  i.newton.line_search = newton.at("line_search").get<bool>();
+  i.newton.step_halving = newton.at("step_halving").get<bool>();
+  i.newton.projection = newton.at("projection").get<std::string>();
+  i.newton.reuse_factorization = newton.at("reuse_factorization").get<std::string>();
+  i.newton.reuse_contraction = newton.at("reuse_contraction").get<double>();
+  i.newton.direction_tolerance = newton.at("direction_tolerance").get<double>();
+  i.newton.direction_norm = newton.at("direction_norm").get<std::string>();
+}
+
+void read_solver(const json& solver, SolverConfig& s) {
+  s.type = solver.at("type").get<std::string>();
+  s.tolerance = solver.at("tolerance").get<double>();
+  s.max_iterations = solver.at("max_iterations").get<int>();
+  s.partitions = solver.at("partitions").get<int>();
+  s.fine_iterations =
+      solver.at("fine_iterations").is_string() ? -1 : solver.at("fine_iterations").get<int>();
+  s.subspace_tolerance = solver.at("subspace_tolerance").get<double>();
+  s.assembled_subspace = solver.at("subspace_products").get<std::string>() == "assembled";
+  s.sms_deflation = solver.at("sms_deflation").get<std::string>() == "affine";
+  s.sms_ritz_vectors = solver.at("sms_ritz_vectors").get<int>();
+  s.jump_penalty = solver.at("jump_penalty").get<double>();
+  s.contrast_cap = solver.at("contrast_cap").get<double>();
+  s.seed = solver.at("seed").get<int>();
+  s.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
+  s.basis = solver.at("basis").get<std::string>();
+  s.cache = solver.at("cache").get<std::string>();
+  s.cubature = solver.at("cubature").get<bool>();
+  s.cubature_max_points = solver.at("cubature_max_points").get<int>();
+  s.cubature_stop_on_miss = solver.at("cubature_on_miss").get<std::string>() == "stop";
+  s.lag_elastic_hessian = solver.at("lag_elastic_hessian").get<bool>();
+  s.lag_window = solver.at("lag_window").get<int>();
+  s.lag_threshold = solver.at("lag_threshold").get<double>();
+  s.lag_interval = solver.at("lag_interval").get<int>();
+  s.fine_residual_subspace = solver.at("fine_residual").get<std::string>() == "subspace";
+}
+
+/// The integrator's settings other than its type, predictor and Newton's.
+void read_integrator_settings(const json& integrator, IntegratorConfig& i) {
+  i.newmark_beta = integrator.at("newmark_beta").get<double>();
+  i.newmark_gamma = integrator.at("newmark_gamma").get<double>();
+  i.rho_inf = integrator.at("rho_inf").get<double>();
+  i.alpha = integrator.at("alpha").get<double>();
+  i.reinject_residual = integrator.at("reinject_residual").get<bool>();
+  i.modes = integrator.at("modes").get<int>();
+  i.eigen_refresh = integrator.at("eigen_refresh").get<int>();
+  i.krylov_dimension = integrator.at("krylov").at("dimension").get<int>();
+  i.krylov_tolerance = integrator.at("krylov").at("tolerance").get<double>();
+  i.krylov_max_substeps = integrator.at("krylov").at("max_substeps").get<int>();
+  const json& eigensolver = integrator.at("eigensolver");
+  i.eigensolver_max_iterations = eigensolver.at("max_iterations").get<int>();
+  i.eigensolver_tolerance = eigensolver.at("tolerance").get<double>();
+  i.mssi_literal = integrator.at("mssi_form").get<std::string>() == "literal";
+  i.eigen_tracking = integrator.at("eigen_update").get<std::string>() == "subspace";
+  i.printed_phi_argument = integrator.at("phi_argument").get<std::string>() == "printed";
+}
+
+void read_output(const json& output, OutputConfig& o) {
+  o.dir = output.at("dir").get<std::string>();
+  o.every = output.value("every", 0);
+  o.interval = output.value("interval", 0.0);
+  o.frames = output.at("frames").get<std::vector<std::string>>();
+  o.surface = output.at("surface").get<bool>();
+  o.compress = output.at("compress").get<bool>();
+  o.points = output.at("points").get<std::string>();
+}
+
 }  // namespace
 
 Selection selection_from_json(const json& j) {
@@ -250,90 +346,14 @@ SceneConfig scene_from_json(const json& j) {
   if (j.contains("wind")) c.wind = wind_from_json(j["wind"]);
   if (j.contains("obstacles"))
     for (const json& o : j["obstacles"]) c.obstacles.push_back(obstacle_from_json(o));
-  if (j.contains("contact")) {
-    const json& contact = j["contact"];
-    ContactConfig cc;
-    cc.dhat = contact.at("dhat").get<double>();
-    cc.kappa = contact.value("kappa", 0.0);
-    cc.self = contact.at("self").get<bool>();
-    cc.friction = contact.at("friction").get<double>();
-    cc.epsv = contact.at("epsv").get<double>();
-    cc.lag_updates = contact.at("lag_updates").get<int>();
-    c.contact = cc;
-  }
+  if (j.contains("contact")) c.contact = contact_from_json(j["contact"]);
   c.lumped_mass = j.at("mass").get<std::string>() == "lumped";
-  const json& damping = j.at("damping");
-  c.damping.mass = damping.at("mass").get<double>();
-  c.damping.stiffness = damping.at("stiffness").get<double>();
-  c.damping.stiffness_at = damping.at("stiffness_at").get<std::string>() == "current"
-                               ? DampingConfig::StiffnessAt::kCurrent
-                               : DampingConfig::StiffnessAt::kRest;
-  if (damping.contains("viscous")) {
-    c.damping.viscous_k_d = damping["viscous"].at("k_d").get<double>();
-    c.damping.viscous_implicit = damping["viscous"].at("form").get<std::string>() == "implicit";
-  }
+  read_damping(j.at("damping"), c.damping);
   const json& integrator = j.at("integrator");
-  c.integrator.type = integrator.at("type").get<std::string>();
-  c.integrator.predictor = integrator.at("predictor").get<std::string>();
-  const json& newton = integrator.at("newton");
-  c.integrator.newton.tolerance = newton.at("tolerance").get<double>();
-  c.integrator.newton.max_iterations = newton.at("max_iterations").get<int>();
-  c.integrator.newton.line_search = newton.at("line_search").get<bool>();
-  c.integrator.newton.step_halving = newton.at("step_halving").get<bool>();
-  c.integrator.newton.projection = newton.at("projection").get<std::string>();
-  c.integrator.newton.reuse_factorization = newton.at("reuse_factorization").get<std::string>();
-  c.integrator.newton.reuse_contraction = newton.at("reuse_contraction").get<double>();
-  c.integrator.newton.direction_tolerance = newton.at("direction_tolerance").get<double>();
-  c.integrator.newton.direction_norm = newton.at("direction_norm").get<std::string>();
-  c.solver.type = j.at("solver").at("type").get<std::string>();
-  c.solver.tolerance = j.at("solver").at("tolerance").get<double>();
-  c.solver.max_iterations = j.at("solver").at("max_iterations").get<int>();
-  const json& solver = j.at("solver");
-  c.solver.partitions = solver.at("partitions").get<int>();
-  c.solver.fine_iterations =
-      solver.at("fine_iterations").is_string() ? -1 : solver.at("fine_iterations").get<int>();
-  c.solver.subspace_tolerance = solver.at("subspace_tolerance").get<double>();
-  c.solver.assembled_subspace = solver.at("subspace_products").get<std::string>() == "assembled";
-  c.solver.sms_deflation = solver.at("sms_deflation").get<std::string>() == "affine";
-  c.solver.sms_ritz_vectors = solver.at("sms_ritz_vectors").get<int>();
-  c.solver.jump_penalty = solver.at("jump_penalty").get<double>();
-  c.solver.contrast_cap = solver.at("contrast_cap").get<double>();
-  c.solver.seed = solver.at("seed").get<int>();
-  c.solver.dirichlet_aware = solver.at("dirichlet_aware").get<bool>();
-  c.solver.basis = solver.at("basis").get<std::string>();
-  c.solver.cache = solver.at("cache").get<std::string>();
-  c.solver.cubature = solver.at("cubature").get<bool>();
-  c.solver.cubature_max_points = solver.at("cubature_max_points").get<int>();
-  c.solver.cubature_stop_on_miss = solver.at("cubature_on_miss").get<std::string>() == "stop";
-  c.solver.lag_elastic_hessian = solver.at("lag_elastic_hessian").get<bool>();
-  c.solver.lag_window = solver.at("lag_window").get<int>();
-  c.solver.lag_threshold = solver.at("lag_threshold").get<double>();
-  c.solver.lag_interval = solver.at("lag_interval").get<int>();
-  c.solver.fine_residual_subspace = solver.at("fine_residual").get<std::string>() == "subspace";
-  c.integrator.newmark_beta = integrator.at("newmark_beta").get<double>();
-  c.integrator.newmark_gamma = integrator.at("newmark_gamma").get<double>();
-  c.integrator.rho_inf = integrator.at("rho_inf").get<double>();
-  c.integrator.alpha = integrator.at("alpha").get<double>();
-  c.integrator.reinject_residual = integrator.at("reinject_residual").get<bool>();
-  c.integrator.modes = integrator.at("modes").get<int>();
-  c.integrator.eigen_refresh = integrator.at("eigen_refresh").get<int>();
-  c.integrator.krylov_dimension = integrator.at("krylov").at("dimension").get<int>();
-  c.integrator.krylov_tolerance = integrator.at("krylov").at("tolerance").get<double>();
-  c.integrator.krylov_max_substeps = integrator.at("krylov").at("max_substeps").get<int>();
-  const json& eigensolver = integrator.at("eigensolver");
-  c.integrator.eigensolver_max_iterations = eigensolver.at("max_iterations").get<int>();
-  c.integrator.eigensolver_tolerance = eigensolver.at("tolerance").get<double>();
-  c.integrator.mssi_literal = integrator.at("mssi_form").get<std::string>() == "literal";
-  c.integrator.eigen_tracking = integrator.at("eigen_update").get<std::string>() == "subspace";
-  c.integrator.printed_phi_argument = integrator.at("phi_argument").get<std::string>() == "printed";
-  const json& output = j.at("output");
-  c.output.dir = output.at("dir").get<std::string>();
-  c.output.every = output.value("every", 0);
-  c.output.interval = output.value("interval", 0.0);
-  c.output.frames = output.at("frames").get<std::vector<std::string>>();
-  c.output.surface = output.at("surface").get<bool>();
-  c.output.compress = output.at("compress").get<bool>();
-  c.output.points = output.at("points").get<std::string>();
+  read_integrator_newton(integrator, c.integrator);
+  read_solver(j.at("solver"), c.solver);
+  read_integrator_settings(integrator, c.integrator);
+  read_output(j.at("output"), c.output);
   c.threads = j.at("threads").get<int>();
   c.reference_run = j.at("reference").at("run").get<bool>();
   c.reference_track = j.at("reference").at("track").get<std::vector<int>>();

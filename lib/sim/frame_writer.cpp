@@ -25,6 +25,43 @@ std::vector<int> padded(const std::vector<int>& values, size_t tets, size_t line
   return out;
 }
 
+/// frames.pvd: new, over an emptied frames/, or when resuming the frames up to `resume_step`
+/// (counted into `count`), the later ones' files removed.
+std::unique_ptr<PvdCollection> open_frames_pvd(const std::filesystem::path& dir, bool resume,
+                                               long resume_step, int& count) {
+  if (resume) {
+    remove_frame_files_after(dir / "frames", resume_step);
+    const auto kept = PvdCollection::read_entries(dir / "frames.pvd");
+    auto pvd = std::make_unique<PvdCollection>(dir / "frames.pvd");
+    for (const auto& entry : kept)
+      if (frame_file_step(entry.file) <= resume_step) {
+        pvd->add(entry.time, entry.file, entry.part);
+        ++count;
+      }
+    return pvd;
+  }
+  recreate_folder(dir / "frames");
+  return std::make_unique<PvdCollection>(dir / "frames.pvd");
+}
+
+/// The vertices the boundary triangles use (ascending) and the triangles over them.
+void renumber_surface(const FrameData& frames, std::vector<int>& surface_vertices,
+                      MatX3i& surface_faces) {
+  // The OBJ holds the boundary vertices only, renumbered in their original order.
+  std::vector<int> index(static_cast<size_t>(frames.mesh.num_vertices()), -1);
+  for (Eigen::Index f = 0; f < frames.surface.rows(); ++f)
+    for (int k = 0; k < 3; ++k) index[static_cast<size_t>(frames.surface(f, k))] = 0;
+  for (size_t i = 0; i < index.size(); ++i)
+    if (index[i] == 0) {
+      index[i] = static_cast<int>(surface_vertices.size());
+      surface_vertices.push_back(static_cast<int>(i));
+    }
+  surface_faces = frames.surface;
+  for (Eigen::Index f = 0; f < surface_faces.rows(); ++f)
+    for (int k = 0; k < 3; ++k)
+      surface_faces(f, k) = index[static_cast<size_t>(frames.surface(f, k))];
+}
+
 }  // namespace
 
 FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
@@ -38,21 +75,7 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
 FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat& format,
                          const FrameData& frames, long resume_step, bool resume)
     : m_dir(out_dir), m_format(format), m_frames(frames) {
-  if (m_format.vtu) {
-    if (resume) {
-      remove_frame_files_after(m_dir / "frames", resume_step);
-      const auto kept = PvdCollection::read_entries(m_dir / "frames.pvd");
-      m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
-      for (const auto& entry : kept)
-        if (frame_file_step(entry.file) <= resume_step) {
-          m_pvd->add(entry.time, entry.file, entry.part);
-          ++m_count;
-        }
-    } else {
-      recreate_folder(m_dir / "frames");
-      m_pvd = std::make_unique<PvdCollection>(m_dir / "frames.pvd");
-    }
-  }
+  if (m_format.vtu) m_pvd = open_frames_pvd(m_dir, resume, resume_step, m_count);
   if (!frames.obstacles.empty())
     m_obstacles = std::make_unique<ObstacleFrameWriter>(
         m_dir, frames.obstacles, m_format.zlib, resume ? resume_step : -1, m_count, m_format.vtu);
@@ -61,19 +84,7 @@ FrameWriter::FrameWriter(const std::filesystem::path& out_dir, const FrameFormat
       remove_frame_files_after(m_dir / "surface", resume_step);
     else
       recreate_folder(m_dir / "surface");
-    // The OBJ holds the boundary vertices only, renumbered in their original order.
-    std::vector<int> index(static_cast<size_t>(frames.mesh.num_vertices()), -1);
-    for (Eigen::Index f = 0; f < frames.surface.rows(); ++f)
-      for (int k = 0; k < 3; ++k) index[static_cast<size_t>(frames.surface(f, k))] = 0;
-    for (size_t i = 0; i < index.size(); ++i)
-      if (index[i] == 0) {
-        index[i] = static_cast<int>(m_surface_vertices.size());
-        m_surface_vertices.push_back(static_cast<int>(i));
-      }
-    m_surface_faces = frames.surface;
-    for (Eigen::Index f = 0; f < m_surface_faces.rows(); ++f)
-      for (int k = 0; k < 3; ++k)
-        m_surface_faces(f, k) = index[static_cast<size_t>(frames.surface(f, k))];
+    renumber_surface(frames, m_surface_vertices, m_surface_faces);
   }
   // Springs (mass-spring objects) are line cells after the tets; their cell data is padded.
   const Eigen::Index n_tets = frames.mesh.num_tets();

@@ -17,6 +17,119 @@ double round_step(double step) {
   return std::ceil(step / s) * s;
 }
 
+constexpr double kBreakdown = 1e-7;  // btol: h_{j+1,j} below this ends Arnoldi exactly
+constexpr double kSafety = 0.9, kAcceptance = 1.2;  // gamma, delta
+
+/// One substep's Krylov basis: V, the Hessenberg matrix H (augmented for the error estimate),
+/// the Arnoldi vector p, the basis size built (mb), k1 (0 after a happy breakdown) and
+/// |A v_{m+1}| (avnorm).
+struct KrylovBasis {
+  KrylovBasis(Eigen::Index n, int m) : V(n, m + 1), H(m + 2, m + 2), p(n) {}
+  MatX V;
+  MatX H;
+  VecX p;
+  int mb = 0;
+  int k1 = 2;
+  double avnorm = 0.0;
+};
+
+/// Arnoldi from w / beta into `b`. A happy breakdown makes t_step the rest of the interval,
+/// `t_rest`; false (stats.status set) on a non-finite vector.
+bool build_basis(const LinearOperator& A, const VecX& w, double beta, int m, double t_rest,
+                 double& t_step, KrylovBasis& b, KrylovStats& stats) {
+  MatX& V = b.V;
+  MatX& H = b.H;
+  VecX& p = b.p;
+  V.setZero();
+  H.setZero();
+  V.col(0) = w / beta;
+  b.mb = m;  // basis size built
+  b.k1 = 2;  // 0 after a happy breakdown
+  b.avnorm = 0.0;
+  for (int j = 0; j < m; ++j) {
+    A(V.col(j), p);
+    ++stats.vectors;
+    for (int i = 0; i <= j; ++i) {
+      H(i, j) = V.col(i).dot(p);
+      p -= H(i, j) * V.col(i);
+    }
+    const double s = p.norm();
+    if (!std::isfinite(s)) {
+      stats.status = Status::kNumericalIssue;
+      return false;
+    }
+    if (s < kBreakdown) {  // invariant subspace: exp is exact in it, finish in one substep
+      b.k1 = 0;
+      b.mb = j + 1;
+      t_step = t_rest;
+      stats.happy_breakdown = true;
+      break;
+    }
+    H(j + 1, j) = s;
+    V.col(j + 1) = p / s;
+  }
+  if (b.k1 != 0) {
+    H(m + 1, m) = 1.0;  // augmentation for the error estimate
+    A(V.col(m), p);
+    ++stats.vectors;
+    b.avnorm = p.norm();
+  }
+  return true;
+}
+
+/// exp(sign t_step H) of an accepted substep, its local error estimate and the exponent of
+/// the next step's size rule.
+struct SubstepExponential {
+  MatX F;
+  double error = 0.0;
+  double xm = 1.0;
+};
+
+/// Exponentiates, shrinking t_step until the local error estimate meets the tolerance; false
+/// (stats.status set) when it does not within the rejections allowed or is not finite.
+bool exponentiate(const KrylovBasis& b, int m, double beta, double sign,
+                  const KrylovSettings& settings, double& t_step, SubstepExponential& e,
+                  KrylovStats& stats) {
+  const double tol = settings.tolerance;
+  MatX& F = e.F;
+  double& error = e.error;
+  double& xm = e.xm;
+  error = 0.0;
+  xm = 1.0 / m;
+  for (int rejections = 0;; ++rejections) {
+    const int mx = b.mb + b.k1;
+    F = (sign * t_step * b.H.topLeftCorner(mx, mx)).exp();
+    if (b.k1 == 0) {
+      error = kBreakdown;
+      break;
+    }
+    const double phi1 = std::abs(beta * F(m, 0));
+    const double phi2 = std::abs(beta * F(m + 1, 0) * b.avnorm);
+    if (phi1 > 10.0 * phi2) {
+      error = phi2;
+      xm = 1.0 / m;
+    } else if (phi1 > phi2) {
+      error = (phi1 * phi2) / (phi1 - phi2);
+      xm = 1.0 / m;
+    } else {
+      error = phi1;
+      xm = 1.0 / (m - 1);
+    }
+    if (!std::isfinite(error)) {
+      stats.status = Status::kNumericalIssue;
+      return false;
+    }
+    if (error <= kAcceptance * t_step * tol) break;
+    if (rejections >= settings.max_rejections) {
+      stats.status = Status::kNotConverging;
+      return false;
+    }
+    ++stats.rejections;
+    t_step = round_step(kSafety * t_step * std::pow(t_step * tol / error, xm));
+  }
+  return true;
+}
+
 }  // namespace
 
 KrylovStats expv(double t, const LinearOperator& A, double norm_estimate, const VecX& v, VecX& w,
@@ -26,8 +139,6 @@ KrylovStats expv(double t, const LinearOperator& A, double norm_estimate, const 
   const int m = std::max(2, std::min(settings.dimension, static_cast<int>(n)));
   const double tol = settings.tolerance;
   const double anorm = std::max(norm_estimate, std::numeric_limits<double>::min());
-  constexpr double kBreakdown = 1e-7;  // btol: h_{j+1,j} below this ends Arnoldi exactly
-  constexpr double kSafety = 0.9, kAcceptance = 1.2;  // gamma, delta
   w = v;
   double beta = w.norm();
   const double t_out = std::abs(t);
@@ -40,9 +151,7 @@ KrylovStats expv(double t, const LinearOperator& A, double norm_estimate, const 
   double t_now = 0.0;
   const double round_off = anorm * std::numeric_limits<double>::epsilon();
 
-  MatX V(n, m + 1);
-  MatX H(m + 2, m + 2);
-  VecX p(n);
+  KrylovBasis basis(n, m);
   while (t_now < t_out) {
     if (stats.substeps >= settings.max_substeps) {
       stats.status = Status::kNotConverging;
@@ -50,84 +159,20 @@ KrylovStats expv(double t, const LinearOperator& A, double norm_estimate, const 
     }
     ++stats.substeps;
     double t_step = std::min(t_out - t_now, t_new);
-    V.setZero();
-    H.setZero();
-    V.col(0) = w / beta;
-    int mb = m;  // basis size built
-    int k1 = 2;  // 0 after a happy breakdown
-    double avnorm = 0.0;
-    for (int j = 0; j < m; ++j) {
-      A(V.col(j), p);
-      ++stats.vectors;
-      for (int i = 0; i <= j; ++i) {
-        H(i, j) = V.col(i).dot(p);
-        p -= H(i, j) * V.col(i);
-      }
-      const double s = p.norm();
-      if (!std::isfinite(s)) {
-        stats.status = Status::kNumericalIssue;
-        return stats;
-      }
-      if (s < kBreakdown) {  // invariant subspace: exp is exact in it, finish in one substep
-        k1 = 0;
-        mb = j + 1;
-        t_step = t_out - t_now;
-        stats.happy_breakdown = true;
-        break;
-      }
-      H(j + 1, j) = s;
-      V.col(j + 1) = p / s;
-    }
-    if (k1 != 0) {
-      H(m + 1, m) = 1.0;  // augmentation for the error estimate
-      A(V.col(m), p);
-      ++stats.vectors;
-      avnorm = p.norm();
-    }
+    if (!build_basis(A, w, beta, m, t_out - t_now, t_step, basis, stats)) return stats;
     // Exponentiate, shrinking the substep until the local error estimate meets the tolerance.
-    MatX F;
-    double error = 0.0, xm = 1.0 / m;
-    for (int rejections = 0;; ++rejections) {
-      const int mx = mb + k1;
-      F = (sign * t_step * H.topLeftCorner(mx, mx)).exp();
-      if (k1 == 0) {
-        error = kBreakdown;
-        break;
-      }
-      const double phi1 = std::abs(beta * F(m, 0));
-      const double phi2 = std::abs(beta * F(m + 1, 0) * avnorm);
-      if (phi1 > 10.0 * phi2) {
-        error = phi2;
-        xm = 1.0 / m;
-      } else if (phi1 > phi2) {
-        error = (phi1 * phi2) / (phi1 - phi2);
-        xm = 1.0 / m;
-      } else {
-        error = phi1;
-        xm = 1.0 / (m - 1);
-      }
-      if (!std::isfinite(error)) {
-        stats.status = Status::kNumericalIssue;
-        return stats;
-      }
-      if (error <= kAcceptance * t_step * tol) break;
-      if (rejections >= settings.max_rejections) {
-        stats.status = Status::kNotConverging;
-        return stats;
-      }
-      ++stats.rejections;
-      t_step = round_step(kSafety * t_step * std::pow(t_step * tol / error, xm));
-    }
-    const int used = mb + std::max(0, k1 - 1);
-    w = V.leftCols(used) * (beta * F.col(0).head(used));
+    SubstepExponential e;
+    if (!exponentiate(basis, m, beta, sign, settings, t_step, e, stats)) return stats;
+    const int used = basis.mb + std::max(0, basis.k1 - 1);
+    w = basis.V.leftCols(used) * (beta * e.F.col(0).head(used));
     beta = w.norm();
     if (!std::isfinite(beta)) {
       stats.status = Status::kNumericalIssue;
       return stats;
     }
     t_now += t_step;
-    t_new = round_step(kSafety * t_step * std::pow(t_step * tol / error, xm));
-    stats.error_estimate += std::max(error, round_off);
+    t_new = round_step(kSafety * t_step * std::pow(t_step * tol / e.error, e.xm));
+    stats.error_estimate += std::max(e.error, round_off);
     if (beta == 0.0) break;
   }
   return stats;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/pattern_algebra.hpp"
 #include "core/timer.hpp"
@@ -160,6 +161,176 @@ double merit_line_search(NewtonObjective& objective, const VecX& x, double merit
   }
 }
 
+/// What one Newton solve works with, for the steps of its loop.
+struct NewtonRun {
+  NewtonObjective& objective;
+  LinearSolver& solver;
+  const NewtonSettings& settings;
+  NewtonWorkspace& workspace;
+  NewtonStats& stats;
+  bool residual_mode = false;
+};
+
+/// The loop's state carried between iterations.
+struct NewtonIterate {
+  explicit NewtonIterate(Eigen::Index n) : g(n), dx(n), x_trial(n) {}
+  VecX g, dx, x_trial, g_trial;
+  double f_x = 0.0;        // Phi(x), when known
+  bool f_x_known = false;  // Phi(x) is known from the accepted trial of the last line search
+  bool g_x_known = false;  // g holds the residual at x (residual mode's line search)
+  bool last_kept = false;  // the last iteration solved with a kept factorization
+  double previous_residual = std::numeric_limits<double>::infinity();
+};
+
+/// Evaluates the gradient (residual) at x unless known; the status to stop with when it is not
+/// finite, small enough, or the iterations are used up.
+std::optional<Status> check_residual(NewtonRun& run, const VecX& x, NewtonIterate& it) {
+  const NewtonSettings& settings = run.settings;
+  NewtonStats& stats = run.stats;
+  if (!it.g_x_known) {
+    const Timer timer;
+    run.objective.gradient(x, it.g);
+    stats.gradient_seconds += timer.seconds();
+  }
+  it.g_x_known = false;
+  stats.residual = run.objective.residual_norm(it.g);
+  if (!it.g.allFinite() || !std::isfinite(stats.residual)) return Status::kNumericalIssue;
+  if (stats.residual <= settings.tolerance) return Status::kSuccess;
+  // Adaptively kept iterations do not count against the cap: each must shrink the residual by
+  // reuse_contraction, so they cannot go on without converging (a safety cap of four times
+  // max_iterations bounds them anyway). Frozen iterations (reuse_factorization) all count.
+  const int counted =
+      settings.reuse_factorization ? stats.iterations : stats.iterations - stats.reused_iterations;
+  if (counted >= settings.max_iterations || stats.iterations >= 4 * settings.max_iterations)
+    return Status::kNotConverging;
+  return std::nullopt;
+}
+
+/// How the iteration's direction came about.
+struct DirectionSolve {
+  bool newton_direction = false;  // dx is a descent direction from the Newton matrix
+  bool kept = false;              // solved with a kept factorization
+  bool factorized = false;        // a factorization is set up
+};
+
+/// Refactorizes for a solve that proved the true Hessian indefinite; false when no
+/// factorization is left.
+bool refactorize_proved_indefinite(NewtonRun& run, const VecX& x, NewtonIterate& it,
+                                   DirectionSolve& d) {
+  NewtonWorkspace& workspace = run.workspace;
+  if (d.kept) {
+    d.kept = false;
+    d.factorized =
+        factorize_newton_matrix(run.objective, x, run.solver, run.settings, workspace, run.stats);
+    workspace.factorized = d.factorized;
+    if (d.factorized) run.solver.solve(it.g, it.dx);
+  }
+  if (d.factorized && run.solver.solve_proved_indefinite()) {
+    d.factorized = factorize_projected_newton_matrix(run.objective, x, run.solver, run.settings,
+                                                     workspace, run.stats);
+    workspace.factorized = d.factorized;
+    if (d.factorized) run.solver.solve(it.g, it.dx);
+  }
+  return d.factorized;
+}
+
+/// The Newton direction into it.dx, with a kept or a fresh factorization.
+DirectionSolve solve_for_direction(NewtonRun& run, const VecX& x, NewtonIterate& it) {
+  const NewtonSettings& settings = run.settings;
+  NewtonWorkspace& workspace = run.workspace;
+  DirectionSolve d;
+  // A kept factorization (from an earlier iterate, or an earlier solve) serves while it keeps
+  // contracting the residual; otherwise, and when it gives no descent, a fresh one.
+  if (workspace.factorized) {
+    d.kept =
+        settings.reuse_factorization ||
+        (settings.reuse_contraction > 0.0 &&
+         !(it.last_kept && run.stats.residual > settings.reuse_contraction * it.previous_residual));
+  }
+  d.factorized = d.kept;
+  for (int attempt = 0; attempt < 2 && !d.newton_direction; ++attempt) {
+    if (attempt == 1) {
+      if (!d.kept || settings.reuse_factorization) break;
+      d.kept = false;  // the kept matrix gave no descent: refactorize once
+      d.factorized = false;
+    }
+    if (!d.factorized) {
+      d.factorized =
+          factorize_newton_matrix(run.objective, x, run.solver, settings, workspace, run.stats);
+      workspace.factorized = d.factorized;
+    }
+    if (d.factorized) {
+      run.solver.solve(it.g, it.dx);
+      // `auto` with an iterative solver: a solve that met non-positive curvature proved the
+      // true Hessian indefinite after all (a positive diagonal and, for the multilevel
+      // solver, positive definite subspace matrices could not); its truncated answer is a
+      // poor direction, so project and solve again. A kept matrix is from an earlier
+      // iterate: the current true Hessian is tried first. Frozen matrices
+      // (reuse_factorization) stay as the caller set them up.
+      if (settings.projection == HessianProjection::kAuto && !run.residual_mode &&
+          !settings.reuse_factorization && run.solver.solve_proved_indefinite()) {
+        if (!refactorize_proved_indefinite(run, x, it, d)) break;
+      }
+      it.dx = -it.dx;
+      // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails too.
+      d.newton_direction = run.residual_mode ? it.dx.allFinite() : it.g.dot(it.dx) < 0.0;
+    }
+  }
+  return d;
+}
+
+/// How a line search ended.
+enum class LineSearchOutcome { kAccepted, kRetry, kStop };
+
+/// The line search along it.dx, moving x to the accepted point; kRetry when a kept matrix's
+/// direction found no step (x unchanged), kStop with stats.status set when the solve ends.
+LineSearchOutcome line_search_step(NewtonRun& run, VecX& x, NewtonIterate& it, bool kept) {
+  NewtonObjective& objective = run.objective;
+  const NewtonSettings& settings = run.settings;
+  NewtonStats& stats = run.stats;
+  const Timer line_search_timer;
+  objective.begin_line_search(x);
+  double alpha = 0.0;
+  if (run.residual_mode) {
+    const double merit0 = 0.5 * stats.residual * stats.residual;
+    alpha = merit_line_search(objective, x, merit0, it.dx, settings, it.x_trial, it.g_trial, stats);
+  } else {
+    if (!it.f_x_known) it.f_x = objective.value(x);
+    if (!std::isfinite(it.f_x)) {
+      objective.end_line_search(x);
+      stats.line_search_seconds += line_search_timer.seconds();
+      stats.status = Status::kNumericalIssue;
+      return LineSearchOutcome::kStop;
+    }
+    alpha =
+        armijo_line_search(objective, x, it.f_x, it.g, it.dx, settings, it.x_trial, it.f_x, stats);
+  }
+  run.workspace.lag.record_step(alpha);
+  if (!(alpha > 0.0)) {
+    objective.end_line_search(x);
+    stats.line_search_seconds += line_search_timer.seconds();
+    if (kept && !settings.reuse_factorization) {
+      // A stale matrix's direction found no acceptable step: retry from x with a fresh one.
+      run.workspace.factorized = false;
+      it.last_kept = false;
+      it.g_x_known = true;  // g is still the gradient (residual) at x
+      return LineSearchOutcome::kRetry;
+    }
+    stats.status = Status::kNotConverging;
+    return LineSearchOutcome::kStop;
+  }
+  x.swap(it.x_trial);
+  it.f_x_known = !run.residual_mode;
+  if (run.residual_mode) {
+    it.g.swap(it.g_trial);
+    it.g_x_known = true;
+  }
+  objective.end_line_search(x);
+  stats.line_search_seconds += line_search_timer.seconds();
+  objective.on_iterate(x);
+  return LineSearchOutcome::kAccepted;
+}
+
 }  // namespace
 
 double NewtonObjective::value_magnitude(const VecX& x) { return std::abs(value(x)); }
@@ -167,102 +338,29 @@ double NewtonObjective::value_magnitude(const VecX& x) { return std::abs(value(x
 NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solver,
                          const NewtonSettings& settings, NewtonWorkspace& workspace) {
   NewtonStats stats;
-  const bool residual_mode = settings.mode == NewtonMode::kResidual;
-  VecX g(x.size()), dx(x.size()), x_trial(x.size()), g_trial;
+  NewtonRun run{objective, solver, settings,
+                workspace, stats,  settings.mode == NewtonMode::kResidual};
+  NewtonIterate it(x.size());
   SpMat& H = workspace.H;
-  double f_x = 0.0;        // Phi(x), when known
-  bool f_x_known = false;  // Phi(x) is known from the accepted trial of the last line search
-  bool g_x_known = false;  // g holds the residual at x (residual mode's line search)
-  bool last_kept = false;  // the last iteration solved with a kept factorization
-  double previous_residual = std::numeric_limits<double>::infinity();
   objective.on_iterate(x);
 
   for (;;) {
-    if (!g_x_known) {
-      const Timer timer;
-      objective.gradient(x, g);
-      stats.gradient_seconds += timer.seconds();
-    }
-    g_x_known = false;
-    stats.residual = objective.residual_norm(g);
-    if (!g.allFinite() || !std::isfinite(stats.residual)) {
-      stats.status = Status::kNumericalIssue;
+    if (const std::optional<Status> stop = check_residual(run, x, it)) {
+      stats.status = *stop;
       return stats;
     }
-    if (stats.residual <= settings.tolerance) {
-      stats.status = Status::kSuccess;
-      return stats;
-    }
-    // Adaptively kept iterations do not count against the cap: each must shrink the residual by
-    // reuse_contraction, so they cannot go on without converging (a safety cap of four times
-    // max_iterations bounds them anyway). Frozen iterations (reuse_factorization) all count.
-    const int counted = settings.reuse_factorization ? stats.iterations
-                                                     : stats.iterations - stats.reused_iterations;
-    if (counted >= settings.max_iterations || stats.iterations >= 4 * settings.max_iterations) {
-      stats.status = Status::kNotConverging;
-      return stats;
-    }
-
-    // A kept factorization (from an earlier iterate, or an earlier solve) serves while it keeps
-    // contracting the residual; otherwise, and when it gives no descent, a fresh one.
-    bool kept = false;
-    if (workspace.factorized) {
-      kept = settings.reuse_factorization ||
-             (settings.reuse_contraction > 0.0 &&
-              !(last_kept && stats.residual > settings.reuse_contraction * previous_residual));
-    }
-    bool newton_direction = false;
-    bool factorized = kept;
-    for (int attempt = 0; attempt < 2 && !newton_direction; ++attempt) {
-      if (attempt == 1) {
-        if (!kept || settings.reuse_factorization) break;
-        kept = false;  // the kept matrix gave no descent: refactorize once
-        factorized = false;
-      }
-      if (!factorized) {
-        factorized = factorize_newton_matrix(objective, x, solver, settings, workspace, stats);
-        workspace.factorized = factorized;
-      }
-      if (factorized) {
-        solver.solve(g, dx);
-        // `auto` with an iterative solver: a solve that met non-positive curvature proved the
-        // true Hessian indefinite after all (a positive diagonal and, for the multilevel
-        // solver, positive definite subspace matrices could not); its truncated answer is a
-        // poor direction, so project and solve again. A kept matrix is from an earlier
-        // iterate: the current true Hessian is tried first. Frozen matrices
-        // (reuse_factorization) stay as the caller set them up.
-        if (settings.projection == HessianProjection::kAuto && !residual_mode &&
-            !settings.reuse_factorization && solver.solve_proved_indefinite()) {
-          if (kept) {
-            kept = false;
-            factorized = factorize_newton_matrix(objective, x, solver, settings, workspace, stats);
-            workspace.factorized = factorized;
-            if (factorized) solver.solve(g, dx);
-          }
-          if (factorized && solver.solve_proved_indefinite()) {
-            factorized =
-                factorize_projected_newton_matrix(objective, x, solver, settings, workspace, stats);
-            workspace.factorized = factorized;
-            if (factorized) solver.solve(g, dx);
-          }
-          if (!factorized) break;
-        }
-        dx = -dx;
-        // Strict descent (of Phi, or of the merit: r.J dx = -|r|^2); NaN in dx fails too.
-        newton_direction = residual_mode ? dx.allFinite() : g.dot(dx) < 0.0;
-      }
-    }
-    if (kept) ++stats.reused_iterations;
-    last_kept = kept;
-    previous_residual = stats.residual;
-    if (!newton_direction) {
-      if (settings.reuse_factorization || residual_mode) {
-        stats.status = factorized ? Status::kNotConverging : Status::kNumericalIssue;
+    const DirectionSolve d = solve_for_direction(run, x, it);
+    if (d.kept) ++stats.reused_iterations;
+    it.last_kept = d.kept;
+    it.previous_residual = stats.residual;
+    if (!d.newton_direction) {
+      if (settings.reuse_factorization || run.residual_mode) {
+        stats.status = d.factorized ? Status::kNotConverging : Status::kNumericalIssue;
         return stats;
       }
       if (workspace.parts.elastic_valid && solver.uses_hessian_parts())
         whole_from_parts(workspace.parts, H);
-      scaled_gradient_direction(g, H, dx);
+      scaled_gradient_direction(it.g, H, it.dx);
     }
     ++stats.iterations;
 
@@ -272,9 +370,10 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
     // the stop to directions solved to a relative residual of 1e-3 made the multilevel solver's
     // stressball stand-in (scenes/ipc_stressball.json) fail at step 5, its residual held above
     // the tolerance by round-off, where with this stop it runs (docs/multilevel.md).
-    if (newton_direction && (!kept || settings.reuse_factorization) &&
-        settings.step_tolerance > 0.0 && dx.lpNorm<Eigen::Infinity>() <= settings.step_tolerance) {
-      x += dx;
+    if (d.newton_direction && (!d.kept || settings.reuse_factorization) &&
+        settings.step_tolerance > 0.0 &&
+        it.dx.lpNorm<Eigen::Infinity>() <= settings.step_tolerance) {
+      x += it.dx;
       objective.on_iterate(x);
       stats.status = Status::kSuccess;
       return stats;
@@ -282,54 +381,18 @@ NewtonStats newton_solve(NewtonObjective& objective, VecX& x, LinearSolver& solv
 
     if (!settings.line_search) {
       workspace.lag.record_step(1.0);
-      x += dx;
-      f_x_known = false;
+      x += it.dx;
+      it.f_x_known = false;
       objective.on_iterate(x);
       continue;
     }
 
-    const Timer line_search_timer;
-    objective.begin_line_search(x);
-    double alpha = 0.0;
-    if (residual_mode) {
-      const double merit0 = 0.5 * stats.residual * stats.residual;
-      alpha = merit_line_search(objective, x, merit0, dx, settings, x_trial, g_trial, stats);
-    } else {
-      if (!f_x_known) f_x = objective.value(x);
-      if (!std::isfinite(f_x)) {
-        objective.end_line_search(x);
-        stats.line_search_seconds += line_search_timer.seconds();
-        stats.status = Status::kNumericalIssue;
-        return stats;
-      }
-      alpha = armijo_line_search(objective, x, f_x, g, dx, settings, x_trial, f_x, stats);
-    }
-    workspace.lag.record_step(alpha);
-    if (!(alpha > 0.0)) {
-      objective.end_line_search(x);
-      stats.line_search_seconds += line_search_timer.seconds();
-      if (kept && !settings.reuse_factorization) {
-        // A stale matrix's direction found no acceptable step: retry from x with a fresh one.
-        workspace.factorized = false;
-        last_kept = false;
-        g_x_known = true;  // g is still the gradient (residual) at x
-        continue;
-      }
-      stats.status = Status::kNotConverging;
-      return stats;
-    }
-    x.swap(x_trial);
-    f_x_known = !residual_mode;
-    if (residual_mode) {
-      g.swap(g_trial);
-      g_x_known = true;
-    }
-    objective.end_line_search(x);
-    stats.line_search_seconds += line_search_timer.seconds();
-    objective.on_iterate(x);
-    if (settings.direction_tolerance > 0.0 && newton_direction) {
+    const LineSearchOutcome outcome = line_search_step(run, x, it, d.kept);
+    if (outcome == LineSearchOutcome::kRetry) continue;
+    if (outcome == LineSearchOutcome::kStop) return stats;
+    if (settings.direction_tolerance > 0.0 && d.newton_direction) {
       const VecX* subspace = solver.subspace_direction();
-      if (direction_norm(subspace ? *subspace : dx, settings.direction_norm,
+      if (direction_norm(subspace ? *subspace : it.dx, settings.direction_norm,
                          settings.direction_count) <= settings.direction_tolerance) {
         stats.status = Status::kSuccess;
         return stats;

@@ -35,49 +35,68 @@ Supernodes view(const cholmod_factor& L) {
           static_cast<const double*>(L.x),  static_cast<int>(L.nsuper)};
 }
 
-}  // namespace
+/// The supernodal elimination tree, with each supernode's work (rows x columns) and its
+/// subtree's.
+struct SupernodeTree {
+  std::vector<int> super_of_column;
+  std::vector<int> parent;
+  std::vector<std::vector<int>> children;
+  std::vector<int> roots;
+  std::vector<double> work, subtree;
+  double total = 0.0;  ///< the work of every supernode
+};
 
-SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
-    : m_n(static_cast<int>(L.n)), m_threads(std::max(1, threads)) {
-  const Supernodes S = view(L);
+SupernodeTree supernode_tree(const Supernodes& S, int n) {
+  SupernodeTree tree;
   // The supernodal elimination tree: the parent of k owns k's first off-diagonal row.
-  std::vector<int> super_of_column(m_n);
+  std::vector<int>& super_of_column = tree.super_of_column;
+  super_of_column.resize(n);
   for (int k = 0; k < S.nsuper; ++k)
     for (int c = S.super[k]; c < S.super[k + 1]; ++c) super_of_column[c] = k;
-  std::vector<int> parent(S.nsuper, -1);
-  std::vector<std::vector<int>> children(S.nsuper);
-  std::vector<int> roots;
-  std::vector<double> work(S.nsuper), subtree(S.nsuper);
+  tree.parent.assign(S.nsuper, -1);
+  tree.children.resize(S.nsuper);
+  tree.work.resize(S.nsuper);
+  tree.subtree.resize(S.nsuper);
   for (int k = 0; k < S.nsuper; ++k) {
-    work[k] = static_cast<double>(S.rows(k)) * S.columns(k);
+    tree.work[k] = static_cast<double>(S.rows(k)) * S.columns(k);
     if (S.rows(k) > S.columns(k)) {
-      parent[k] = super_of_column[S.s[S.pi[k] + S.columns(k)]];
-      children[parent[k]].push_back(k);
+      tree.parent[k] = super_of_column[S.s[S.pi[k] + S.columns(k)]];
+      tree.children[tree.parent[k]].push_back(k);
     } else {
-      roots.push_back(k);
+      tree.roots.push_back(k);
     }
   }
   // Children come before parents in CHOLMOD's supernode order: subtree work in one pass.
   for (int k = 0; k < S.nsuper; ++k) {
-    subtree[k] += work[k];
-    if (parent[k] >= 0) subtree[parent[k]] += subtree[k];
+    tree.subtree[k] += tree.work[k];
+    if (tree.parent[k] >= 0) tree.subtree[tree.parent[k]] += tree.subtree[k];
   }
-  const double total = std::accumulate(work.begin(), work.end(), 0.0);
+  tree.total = std::accumulate(tree.work.begin(), tree.work.end(), 0.0);
+  return tree;
+}
 
+/// Where the tree is cut: the supernodes solved serially (above the cut) and the subtrees
+/// below it as (work, root).
+struct TreeCut {
+  std::vector<int> serial;
+  std::vector<std::pair<double, int>> pieces;
+};
+
+TreeCut best_cut(const SupernodeTree& tree, int threads) {
   // Cut: repeatedly expand the heaviest subtree (its root joins the serial part, its children
   // become subtrees), estimating the solve's time as serial work + the makespan of the subtrees
   // assigned largest-first to the least loaded thread, and keep the best cut seen.
   auto makespan = [&](std::vector<double> weights) {
     std::sort(weights.begin(), weights.end(), std::greater<>());
-    std::vector<double> bins(m_threads, 0.0);
+    std::vector<double> bins(threads, 0.0);
     for (double w : weights) *std::min_element(bins.begin(), bins.end()) += w;
     return *std::max_element(bins.begin(), bins.end());
   };
   std::priority_queue<std::pair<double, int>> open;
-  for (int r : roots) open.push({subtree[r], r});
+  for (int r : tree.roots) open.push({tree.subtree[r], r});
   std::vector<int> serial;
   double serial_work = 0.0;
-  std::vector<std::pair<double, int>> pieces;
+  TreeCut cut;
   auto snapshot = [&]() {
     std::vector<std::pair<double, int>> out;
     auto copy = open;
@@ -88,8 +107,7 @@ SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
     return out;
   };
   double best = std::numeric_limits<double>::infinity();
-  std::vector<int> best_serial;
-  const int max_expansions = m_threads == 1 ? 0 : 64 + 16 * m_threads;
+  const int max_expansions = threads == 1 ? 0 : 64 + 16 * threads;
   for (int expansion = 0;; ++expansion) {
     std::vector<std::pair<double, int>> now = snapshot();
     std::vector<double> weights;
@@ -97,35 +115,44 @@ SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
     const double estimate = serial_work + (weights.empty() ? 0.0 : makespan(weights));
     if (estimate < best) {
       best = estimate;
-      best_serial = serial;
-      pieces = now;
+      cut.serial = serial;
+      cut.pieces = now;
     }
     if (expansion >= max_expansions || open.empty() || serial_work >= best) break;
     const int k = open.top().second;
-    if (children[k].empty()) break;
+    if (tree.children[k].empty()) break;
     open.pop();
     serial.push_back(k);
-    serial_work += work[k];
-    for (int c : children[k]) open.push({subtree[c], c});
+    serial_work += tree.work[k];
+    for (int c : tree.children[k]) open.push({tree.subtree[c], c});
   }
-  serial = best_serial;
-  if (m_threads == 1) {
-    serial.clear();
-    pieces.clear();
+  if (threads == 1) {
+    cut.serial.clear();
+    cut.pieces.clear();
   }
+  return cut;
+}
+
+/// The subtree roots of each thread.
+std::vector<std::vector<int>> assign_pieces(std::vector<std::pair<double, int>> pieces,
+                                            int threads) {
   // Largest subtrees first, each to the least loaded thread.
   std::sort(pieces.begin(), pieces.end(), std::greater<>());
-  std::vector<double> load(m_threads, 0.0);
-  std::vector<std::vector<int>> piece_roots(m_threads);
+  std::vector<double> load(threads, 0.0);
+  std::vector<std::vector<int>> piece_roots(threads);
   for (const auto& [weight, root] : pieces) {
     const int t = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
     load[t] += weight;
     piece_roots[t].push_back(root);
   }
-  // Expand each thread's subtree roots into their supernodes; the serial set gets whole subtrees
-  // of the pieces it absorbed (one thread) and the expanded ancestors.
-  m_parallel.assign(m_threads, {});
-  std::vector<int> owner(S.nsuper, -1);
+  return piece_roots;
+}
+
+/// Expands each thread's subtree roots into its sorted supernodes (`parallel`); `owner`: the
+/// thread of each supernode, -1 for the serial ones.
+void expand_pieces(const SupernodeTree& tree, const std::vector<std::vector<int>>& piece_roots,
+                   std::vector<std::vector<int>>& parallel, std::vector<int>& owner) {
+  owner.assign(tree.parent.size(), -1);
   auto collect = [&](int root, std::vector<int>& out, int tag) {
     std::vector<int> stack = {root};
     while (!stack.empty()) {
@@ -133,25 +160,40 @@ SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
       stack.pop_back();
       out.push_back(k);
       owner[k] = tag;
-      for (int c : children[k]) stack.push_back(c);
+      for (int c : tree.children[k]) stack.push_back(c);
     }
   };
-  for (int t = 0; t < m_threads; ++t) {
-    for (int root : piece_roots[t]) collect(root, m_parallel[t], t);
-    std::sort(m_parallel[t].begin(), m_parallel[t].end());
+  for (int t = 0; t < static_cast<int>(piece_roots.size()); ++t) {
+    for (int root : piece_roots[t]) collect(root, parallel[t], t);
+    std::sort(parallel[t].begin(), parallel[t].end());
   }
+}
+
+}  // namespace
+
+SupernodalSolve::SupernodalSolve(const cholmod_factor& L, int threads)
+    : m_n(static_cast<int>(L.n)), m_threads(std::max(1, threads)) {
+  const Supernodes S = view(L);
+  const SupernodeTree tree = supernode_tree(S, m_n);
+  const TreeCut cut = best_cut(tree, m_threads);
+  const std::vector<std::vector<int>> piece_roots = assign_pieces(cut.pieces, m_threads);
+  // Expand each thread's subtree roots into their supernodes; the serial set gets whole subtrees
+  // of the pieces it absorbed (one thread) and the expanded ancestors.
+  m_parallel.assign(m_threads, {});
+  std::vector<int> owner;
+  expand_pieces(tree, piece_roots, m_parallel, owner);
   if (m_threads == 1) {
     m_serial.resize(S.nsuper);
     std::iota(m_serial.begin(), m_serial.end(), 0);
   } else {
-    m_serial = serial;
+    m_serial = cut.serial;
     std::sort(m_serial.begin(), m_serial.end());
   }
   double final_serial_work = 0.0;
-  for (int k : m_serial) final_serial_work += work[k];
-  m_serial_fraction = total > 0.0 ? final_serial_work / total : 1.0;
+  for (int k : m_serial) final_serial_work += tree.work[k];
+  m_serial_fraction = tree.total > 0.0 ? final_serial_work / tree.total : 1.0;
   m_owner_of_row.assign(m_n, -1);
-  for (int c = 0; c < m_n; ++c) m_owner_of_row[c] = owner[super_of_column[c]];
+  for (int c = 0; c < m_n; ++c) m_owner_of_row[c] = owner[tree.super_of_column[c]];
   // The threads' buffers hold only the rows above the cut (the serial supernodes' columns).
   m_buffer_slot.assign(m_n, -1);
   int serial_rows = 0;
