@@ -11,11 +11,12 @@ raise_for_status, run_sweep and capped (parameter loops as `simrun sweep`). Read
 (a Run: run.json, energy.csv, stats.csv, frames), read_csv (a Table: {column: numpy array}),
 iter_csv (a large CSV row by row), read_pvd (Frames), read_vtu (a VtuData: points, cells,
 point/cell data). Errors: SceneError (bad input), RunError (a run that did not finish), both
-SimrunError.
+SimrunError. Figures: simrun.plotting.
 
 load_scene, Simulation and modes are the in-process API of the compiled module `_simrun`
 (pybind11, built into this package); they raise NotImplementedError until it is built.
 """
+from . import plotting
 from ._reserved import Simulation, load_scene, modes
 from .errors import RunError, SceneError, SimrunError
 from .readers import Frame, Run, Table, iter_csv, read_csv, read_pvd, read_run
@@ -25,7 +26,7 @@ from .vtu import VtuData, read_vtu
 
 __all__ = [
     "Completed", "Frame", "Run", "RunError", "SceneError", "Simulation", "SimrunError", "Table",
-    "VtuData", "call", "capped", "find_binary", "iter_csv", "load_scene", "modes",
+    "VtuData", "call", "capped", "find_binary", "iter_csv", "load_scene", "modes", "plotting",
     "raise_for_status", "read_csv", "read_pvd", "read_run", "read_vtu", "run", "run_arguments",
     "run_sweep", "set_arguments",
 ]
