@@ -4,7 +4,8 @@
 # the reference BLAS it replaces is many times slower on large 3D problems.
 # clang, libclang-rt-14-dev and libomp-dev (clang's OpenMP, only a recommendation of clang) build
 # the fuzz targets and the sanitized tests (scripts/fuzz.sh, scripts/sanitize.sh --quick); ccache
-# makes rebuilds, and CI's build of a fresh clone, reuse what was compiled before.
+# makes rebuilds, and CI's build of a fresh clone, reuse what was compiled before. pyflakes3 lints
+# the Python scripts and package (scripts/check_python.sh, ctest python_lint).
 # Idempotent: does nothing when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
 
@@ -14,7 +15,7 @@ packages=(
   libopenblas0-pthread zlib1g-dev python3-meshio
   clang libclang-rt-14-dev libomp-dev ccache
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-jsonschema python3-numpy python3-matplotlib
+  python3 python3-jsonschema python3-numpy python3-matplotlib pyflakes3
 )
 
 missing=()
