@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""EigenFit's cost (Chen et al. SCA 2019, Table 2 and Sec. 3.4; digest 003_eigenfit.md Sec. 11.3),
+"""EigenFit's cost (Chen et al. 2019 (EigenFit), SCA 2019, Table 2, Secs. 3.4 and 4),
 on whole simrun runs of a coarse/fine pair:
 
   --pair box (default): a box bar derived from scenes/eigenfit_bar.json (1 x 0.2 x 0.2 m, -x

@@ -2,7 +2,7 @@
 """The multilevel solver against CHOLMOD on a stiff heterogeneous contact scene (issue 10,
 Performance; docs/multilevel.md).
 
-Scenes (--scene), the stand-ins of the paper's Table 2 (digest 002 Sec. 10):
+Scenes (--scene), scaled-down stand-ins of the scenes of Trusty et al. Table 2:
 - stressball (default): scenes/meshes/sphere.off, r = 0.1 m, TetGen to --tets; a stiff shell
   E = 1e8 Pa around a soft core of radius 0.08 m, E = --core-E (default 1e5 Pa: contrast 1e3,
   the issue's target case; the paper's stressball has 4e5), nu 0.4, rho 1000;
@@ -13,7 +13,7 @@ Scenes (--scene), the stand-ins of the paper's Table 2 (digest 002 Sec. 10):
 Each is thrown at 10 m/s at a barrier plane or the rim (as the paper's Fig. 18), BE at h = 1e-3,
 IPC contact with friction 0.5, Newton cap 200, `--threads` (default 2). Both solvers use the paper's Newton stop
 |d|/(h|V|) < 1e-3 m/s (integrator.newton.direction_tolerance; d_s for multilevel, the full
-direction for CHOLMOD: the same rule for both, digest pitfall 8), besides the residual test.
+direction for CHOLMOD: the same rule for both, or the comparison is unfair), besides the residual test.
 
 Procedure per mesh size: a 3-step CHOLMOD probe finds the first step K with contacts > 0, a
 CHOLMOD run to step K - 1 writes the checkpoint, and from that state each solver steps the
@@ -60,8 +60,8 @@ def stressball(tets, core_E):
 
 
 def shoe(tets, core_E):
-    """A shoe-like slab 0.3 x 0.06 x 0.1 m in three layers (digest 002 Sec. 10: 1e6 / 1e7 /
-    1e8 Pa): a 1e7 outsole, a soft midsole (--core-E, default 1e5 here as for the stressball,
+    """A shoe-like slab 0.3 x 0.06 x 0.1 m in three layers (Trusty et al. Figs. 16-17: 1e6 /
+    1e7 / 1e8 Pa): a 1e7 outsole, a soft midsole (--core-E, default 1e5 here as for the stressball,
     1e6 with --core-E 1e6), a 1e8 plate on top; box cells of 5 tets near the target."""
     k = max(1, round((tets / (5 * 5 * 1 * 5 / 3)) ** (1 / 3) / 3)) * 3  # y cells, a multiple of 3
     cells = [5 * k, k, round(5 * k / 3)]

@@ -1,5 +1,5 @@
-/// Tet-tet overlap volumes for numerical coarsening (issue 9; Kharevych thesis Ch. 4, digest 004
-/// Sec. 7.5). A fine box mesh of ~197k tets (2 x 1 x 1 m, 64 x 32 x 16 cubes x 6) against a
+/// Tet-tet overlap volumes for numerical coarsening (issue 9; Kharevych thesis Ch. 4,
+/// Sec. 4.3.7). A fine box mesh of ~197k tets (2 x 1 x 1 m, 64 x 32 x 16 cubes x 6) against a
 /// coarse mesh of 640 tets (8 x 4 x 4 cubes x 5) of a 5 % larger box turned by 7 degrees about an
 /// oblique axis through the centre: non-conforming, each sticking out of the other in places.
 /// - BM_TetIntersectionVolume: tet_intersection_volume() over every pair with a nonzero overlap

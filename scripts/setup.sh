@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git clang-format
+  build-essential cmake pkg-config git clang-format clang-tidy
   libeigen3-dev libsuitesparse-dev libspectra-dev nlohmann-json3-dev libtet1.5-dev
   libopenblas0-pthread zlib1g-dev python3-meshio
   clang libclang-rt-14-dev libomp-dev ccache

@@ -1,5 +1,5 @@
 // contact_curves: the contact functions of lib/contact sampled as CSV on stdout, so the figures
-// of the Ascher survey Sec. 5 (Figs. 8 and 9; digest 001 Sec. 8) are drawn from the simulator's
+// of the Ascher et al. survey, Secs. 5.1-5.2 (Figs. 8 and 9), are drawn from the simulator's
 // own code rather than from a re-implementation.
 //
 //   contact_curves barrier [--points N] [--max-distance D] DHAT...

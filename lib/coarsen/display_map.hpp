@@ -1,6 +1,6 @@
 #pragma once
 /// Coarse-to-fine display map of numerical coarsening (Kharevych thesis Sec. 4.4.3,
-/// Eqs. 4.6-4.7; digest 004 Sec. 7.6): the fine vertices driven by a coarse run with the fine
+/// Eqs. 4.6-4.7): the fine vertices driven by a coarse run with the fine
 /// detail of the harmonic displacements re-injected, instead of plain barycentric interpolation.
 /// Per coarse tet with deformation gradient F, find a rotation R and coefficients c in R^6 with
 ///   R F = I + sum_j c_j grad H_j                                           (Eq. 4.6)

@@ -1,6 +1,6 @@
 #pragma once
 /// EigenFit's rest-state eigenvalue ratios and its coarse/fine compatibility test (Chen et al.
-/// 2019, digest 003 Secs. 3, 8, 10): r_i = lambda_fine_i / lambda_coarse_i from the consistent
+/// 2019 (EigenFit), Secs. 3.3.1 and 3.5): r_i = lambda_fine_i / lambda_coarse_i from the consistent
 /// (or lumped, the scene's) mass eigenproblems K u = lambda M u of two meshes of one object at
 /// rest, with the same constraint region.
 #include <functional>
@@ -36,10 +36,11 @@ EigenRatios rest_eigen_ratios(Model& coarse, Model* fine, int modes, int rigid,
                               const std::vector<double>& manual, const std::string& what,
                               const RestEigenSolve& solve = {});
 
-/// Digest 003 Sec. 8 test 2 (with its dimension fix, pitfall 4): C = (B U_c)^T M_f U_f with the
-/// columns of B U_c M_f-normalized; per fitted mode (column of C) the largest |C_ij|. The test
-/// passes when at least half of them exceed 0.6. B embeds the fine mesh's vertices in the coarse
-/// mesh (`embedding`, over full vertex numberings; U's are over free DOFs of each model).
+/// The first-frame test of Chen et al. 2019 (EigenFit), Sec. 3.5 (its U_{s,r,c}^T B M_f U_{s,r,f}
+/// is a typo: the dimensions do not match): C = (B U_c)^T M_f U_f with the columns of B U_c
+/// M_f-normalized; per fitted mode (column of C) the largest |C_ij|. The test passes when at
+/// least half of them exceed 0.6. B embeds the fine mesh's vertices in the coarse mesh
+/// (`embedding`, over full vertex numberings; U's are over free DOFs of each model).
 VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh, const Model& fine,
                                  const Embedding& embedding, const MatX& coarse_modes,
                                  const MatX& fine_modes,
@@ -48,11 +49,11 @@ VecX compatibility_column_maxima(const Model& coarse, const TetMesh& coarse_mesh
 /// ratios pair modes by index, so a match at another index means the two meshes order their
 /// modes differently and one mode's ratio is applied to another.)
 
-/// Digest 003 Sec. 8 test 1: per column of |U^T M (Q U_rest)|, the largest entry (how well
-/// current mode j follows some rest mode). Q turns every free vertex's 3-vector by `rotation`:
-/// the rest modes in the body's current orientation (best_rotation), as a rigidly rotated body's
-/// modes are its rest modes rotated. M commutes with Q (it is a scalar per vertex pair times I_3),
-/// so Q U_rest stays M-orthonormal.
+/// The tracking test (EigenFit Sec. 3.5): per column of |U^T M (Q U_rest)|, the largest entry
+/// (how well current mode j follows some rest mode). Q turns every free vertex's 3-vector by
+/// `rotation`: the rest modes in the body's current orientation (best_rotation), as a rigidly
+/// rotated body's modes are its rest modes rotated. M commutes with Q (it is a scalar per vertex
+/// pair times I_3), so Q U_rest stays M-orthonormal.
 VecX tracking_column_maxima(const Model& model, const MatX& modes, const MatX& rest_modes,
                             const Mat3& rotation = Mat3::Identity());
 /// The same from M U (`mass_modes`), for callers that have it: |(M U)^T (Q U_rest)|.

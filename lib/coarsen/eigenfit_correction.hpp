@@ -1,6 +1,6 @@
 #pragma once
-/// EigenFit's per-step correction of the elastic force and stiffness (Chen et al. 2019,
-/// digest 003 Secs. 6-7). With the s lowest modes of the current stiffness, K U = M U Lambda,
+/// EigenFit's per-step correction of the elastic force and stiffness (Chen et al. 2019 (EigenFit),
+/// Secs. 3.3.2-3.4). With the s lowest modes of the current stiffness, K U = M U Lambda,
 /// U^T M U = I, and the rest-state ratios R = diag(r_i):
 ///   f' = f + M U (R - I) U^T f                                  (eq. 15c; f elastic only)
 ///   K' = K + M U (R - I) Lambda U^T M = K + Y Z^T,
@@ -9,13 +9,13 @@
 /// with K' by Sherman-Morrison-Woodbury on their factorization of the uncorrected matrix
 /// (solve/low_rank_update.hpp). For a quadratic model the modes, Y and Z are computed once.
 ///
-/// The modes are those of the projected elastic stiffness (digest 003 Sec. 5, "definiteness
-/// fix"): every element's dP/dF has its negative eigenvalues clamped
+/// The modes are those of the projected elastic stiffness (Chen et al. 2019 (EigenFit),
+/// Sec. 3.3.1): every element's dP/dF has its negative eigenvalues clamped
 /// (Model::elastic_stiffness(q, K, true); material/material.hpp: negative eigenvalues become
 /// kPsdEpsilon = 0, the rigid zeros are kept), so an indefinite K(q) (neo-Hookean in compression)
 /// gives no negative eigenvalues to fit.
 ///
-/// Stiffness-proportional damping uses the corrected stiffness (the authors' code, pitfall 20):
+/// Stiffness-proportional damping uses the corrected stiffness (as the authors' code does):
 /// D' = alpha M + beta K'_D, with K'_D the corrected version of the stiffness D is built from.
 ///   - damping on the current stiffness (or a quadratic model, whose K is the rest one):
 ///     D' = D + beta Y Z^T, the same modes as K';
@@ -65,7 +65,7 @@ class EigenFitCorrection {
   /// The modes of (K, M) at this step, K the projected elastic stiffness at the step's
   /// linearization point q (Model::elastic_stiffness(q, K, true), assembled by the integrator).
   /// When `constant` (a quadratic model whose K does not change) the kept modes are reused after
-  /// the first call. Runs the tracking test (digest Sec. 8, test 1; for a free body after aligning
+  /// the first call. Runs the tracking test (EigenFit Sec. 3.5; for a free body after aligning
   /// the rest modes with the body's best rotation, tracking_column_maxima) and counts it in
   /// stats. kNotConverging when an eigensolve fails. `step_matrix`: solves with this step's
   /// factorized M + h D + h^2 K, for the subspace tracking between Lanczos solves.

@@ -1,8 +1,9 @@
 #pragma once
 /// The "stiffness matrices simply averaged" baseline of numerical coarsening (Kharevych thesis
-/// Figs. 4.4-4.5; digest 004 Sec. 7.7, after Nesme et al.): the coarse stiffness is the Galerkin
-/// projection K_c = P^T K_f P of the fine one, with P the barycentric interpolation of the coarse
-/// vertices' displacements to the fine vertices (the fine mesh embedded in the coarse one).
+/// Figs. 4.4-4.5, read as the embedding of Nesme et al., thesis Sec. 4.2.1): the coarse stiffness
+/// is the Galerkin projection K_c = P^T K_f P of the fine one, with P the barycentric interpolation
+/// of the coarse vertices' displacements to the fine vertices (the fine mesh embedded in the
+/// coarse one).
 /// Linear elasticity only: the energy is 1/2 u^T K_c u with u = x - X.
 #include <vector>
 

@@ -206,7 +206,7 @@ HarmonicDisplacements solve_harmonic_displacements(const TetMesh& fine, const Te
                      "then not a closed surface");
   }
 
-  // Loads: S_j A_f / 3 at each vertex of every outer-shell face (digest 004 Sec. 7.2 step 1).
+  // Loads: S_j A_f / 3 at each vertex of every outer-shell face (Kharevych Eq. 4.3, Sec. 4.4.2).
   const BoundaryShells shells = boundary_shells(fine);
   std::vector<Vec3> normals;
   if (options.normal == NeumannNormal::kCoarse) {

@@ -1,6 +1,6 @@
 #pragma once
 /// Global harmonic displacements of a heterogeneous linear elastic body (Kharevych thesis
-/// Sec. 4.3.3, Eq. 4.3; digest 004 Sec. 7.2 step 1): for each of the six unit symmetric stresses
+/// Sec. 4.3.5, Eq. 4.3, with Sec. 4.4.2's boundary): for each of the six unit symmetric stresses
 /// S_j, the static displacement h_j with div(C : eps(h_j)) = 0 inside and the traction S_j n on
 /// the outer boundary (cavities traction-free), made unique by removing its rigid motion. The
 /// fields are what numerical coarsening samples to build one anisotropic tensor per coarse tet.
@@ -40,7 +40,7 @@ struct BoundaryShells {
 };
 BoundaryShells boundary_shells(const TetMesh& mesh);
 
-/// Which normal the Neumann load uses on a fine boundary face (thesis Sec. 4.3.7: "it was
+/// Which normal the Neumann load uses on a fine boundary face (thesis Sec. 4.4.2: "it was
 /// beneficial to alter the normal ... to the normal N of the coarse bounding tet"): the face's
 /// own, or that of the nearest boundary face of the coarse mesh (by centroid distance).
 enum class NeumannNormal { kFine, kCoarse };

@@ -1,6 +1,6 @@
 #pragma once
-/// Numerical coarsening of a heterogeneous linear elastic body (Kharevych thesis Ch. 4, Eq. 4.5;
-/// digest 004 Secs. 7.2 steps 2-5 and 7.4): one anisotropic Voigt tensor per coarse tet such
+/// Numerical coarsening of a heterogeneous linear elastic body (Kharevych thesis Secs. 4.3.5-
+/// 4.3.7, Eqs. 4.2-4.5): one anisotropic Voigt tensor per coarse tet such
 /// that the coarse energy of every combination of the six harmonic displacements equals the
 /// fine energy integrated over the coarse tet (Eq. 4.2), plus the averaging baselines and the
 /// mass-conserving lumped coarse mass the thesis compares with.
@@ -33,7 +33,7 @@ struct HomogenizedTensors {
   Embedding coarse_in_fine;  ///< where each coarse vertex was sampled (outside: extrapolated)
 };
 
-/// Steps 3-5 of digest 004 Sec. 7.2 in the load-case form of Sec. 7.4:
+/// Kharevych thesis Secs. 4.3.3-4.3.7 (Eq. 4.5) in load-case form (a column per harmonic field):
 ///   A_q = sum_p (|T_p ∩ T_q| / |T_q|) G_p^T C_p G_p,   C_q = G_q^-T A_q G_q^-1,
 /// with G_p the fine tets' load-case strains, G_q the coarse ones of the fields sampled at the
 /// coarse vertices (barycentric interpolation; nearest-tet extrapolation outside the fine mesh),
@@ -50,7 +50,7 @@ HomogenizedTensors homogenize_tensors(const TetMesh& fine, const TetElements& fi
 std::vector<LameParameters> average_lame(const std::vector<LameParameters>& fine,
                                          const TetOverlaps& overlaps, const VecX& coarse_volumes);
 
-/// Mass-conserving coarse density (digest 004 Sec. 7.5): rho_q = sum_p rho_p |T_p ∩ T_q| / |T_q|,
+/// Mass-conserving coarse density (Kharevych Sec. 4.3.4): rho_q = sum_p rho_p |T_p ∩ T_q| / |T_q|,
 /// so the coarse tet's mass rho_q |T_q| is the fine mass inside it, and the coarse mesh's mass
 /// is the fine one wherever the coarse mesh covers the fine mesh (also for coarse tets partly
 /// outside the object). With `"mass": "lumped"`, a quarter of it goes to each vertex of T_q:

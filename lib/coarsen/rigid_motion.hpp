@@ -1,6 +1,6 @@
 #pragma once
-/// Rigid-body parts of nodal vector fields (Kharevych thesis Sec. 2.2.2, Eq. 2.16, with the
-/// digest 004 Sec. 3.3 errata): removing the net force and torque of a load so that a
+/// Rigid-body parts of nodal vector fields (Kharevych thesis Sec. 2.2.2, Eq. 2.16, with its two
+/// typos fixed, below): removing the net force and torque of a load so that a
 /// pure-Neumann static problem K u = b is solvable, and removing the infinitesimal rigid motion of
 /// a displacement field so that its solution is unique.
 #include <array>
@@ -13,13 +13,13 @@ namespace simrun {
 Vec3 weighted_centre(const MatX3& points, const VecX& weights);
 
 /// The inertia tensor I = sum_i m_i (|r_i|^2 I_3 - r_i r_i^T), r_i = X_i - centre
-/// (Eq. 2.16 with the digest's erratum 2: the (2,3) entry is -y z).
+/// (Eq. 2.16, whose printed (2,3) entry -x z is a typo for -y z).
 Mat3 inertia_tensor(const MatX3& points, const VecX& weights, const Vec3& centre);
 
 /// Makes the nodal forces b (flat 3n) free of net force and torque about the weighted centre:
 ///   b_k <- b_k - m_k F / sum m            (F = sum_i b_i),
 ///   b_k <- b_k - m_k omega x r_k          (omega = I^-1 sum_i r_i x b_i).
-/// The second line is the digest's erratum 1 (the thesis' printed sign doubles the torque); it
+/// The second line fixes a sign typo (the thesis prints -m_k r_k x omega, doubling the torque); it
 /// changes no net force because sum m_k r_k = 0 about the weighted centre. Both corrections
 /// are distributed like a body force (proportional to m_k).
 void remove_net_force_and_torque(const MatX3& points, const VecX& weights, VecX& b);

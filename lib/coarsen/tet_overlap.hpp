@@ -1,8 +1,8 @@
 #pragma once
 /// Exact overlap volumes |T_p ∩ T_q| between the tets of a fine and a coarse mesh of one object,
-/// the weights of numerical coarsening's energy average (Kharevych thesis Ch. 4, Eq. 4.5 and
-/// Sec. 4.3.5; digest 004 Secs. 7.2 step 4 and 7.5): the meshes need not conform and the coarse
-/// boundary may stick out of the fine one.
+/// the weights of numerical coarsening's energy average (Kharevych thesis Sec. 4.3.7, the
+/// <G^T C G> of Eq. 4.5): the meshes need not conform and the coarse boundary may stick out of
+/// the fine one.
 #include <array>
 #include <vector>
 
@@ -11,11 +11,11 @@
 
 namespace simrun {
 
-/// Volume of the intersection of two tets, either orientation (digest 004 Sec. 7.5): tet `a` as
-/// a convex polyhedron (vertex graph of degree 3) clipped by the four half-spaces of `b`, then
-/// its volume by the divergence theorem. Exact up to roundoff: shared faces, edges and vertices,
-/// coplanar faces and identical tets need no special case (a vertex on a plane counts as
-/// inside). A degenerate (zero-volume) tet gives 0. Allocates nothing.
+/// Volume of the intersection of two tets, either orientation (Kharevych thesis Sec. 4.3.7): tet
+/// `a` as a convex polyhedron (vertex graph of degree 3) clipped by the four half-spaces of `b`,
+/// then its volume by the divergence theorem. Exact up to roundoff: shared faces, edges and
+/// vertices, coplanar faces and identical tets need no special case (a vertex on a plane counts
+/// as inside). A degenerate (zero-volume) tet gives 0. Allocates nothing.
 double tet_intersection_volume(const std::array<Vec3, 4>& a, const std::array<Vec3, 4>& b);
 
 /// Signed volume of the tet (a, b, c, d): positive when (b - a, c - a, d - a) is right-handed.

@@ -1,6 +1,6 @@
 #pragma once
-/// The IPC log barrier on squared distances (Li et al. 2020; Ascher survey Sec. 5; digest 002
-/// Sec. 1.4), s = d^2 and s_hat = d_hat^2:
+/// The IPC log barrier on squared distances (Li et al. 2020; Ascher et al. survey, Sec. 5.1,
+/// Eq. 28), s = d^2 and s_hat = d_hat^2:
 ///   b(s) = -(s - s_hat)^2 ln(s / s_hat)   for 0 < s < s_hat,   0 for s >= s_hat,   +inf for s <= 0
 ///   b'(s) = (s_hat - s) (2 ln(s / s_hat) - s_hat / s + 1)
 ///   b''(s) = (s_hat / s + 2) s_hat / s - 2 ln(s / s_hat) - 3

@@ -1,5 +1,5 @@
 #pragma once
-/// Broad phase of IPC contact (issue 14, part 5; digest 002 Sec. 1.6): the vertex-face and
+/// Broad phase of IPC contact (issue 14, part 5; cf. Trusty et al. Sec. 4): the vertex-face and
 /// edge-edge pairs of a CollisionMesh that may be closer than a given distance, found with
 /// bounding-volume hierarchies (mesh/aabb_tree.hpp) over per-primitive boxes, and the largest
 /// collision-free step of a linear motion (conservative CCD, contact/ccd.hpp, on each pair).

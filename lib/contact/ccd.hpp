@@ -1,8 +1,8 @@
 #pragma once
 /// Conservative continuous collision detection (CCD) for linear trajectories x(t) = x0 + t dx,
 /// t in [0, 1], by Additive CCD (ACCD; Li, Kaufman, Jiang, "Codimensional incremental potential
-/// contact", 2021; digest 002 Sec. 1.6): the line search's largest step that keeps two surface
-/// primitives apart (issue 14, part 5).
+/// contact", 2021, as in Trusty et al. Sec. 3.9): the line search's largest step that keeps two
+/// surface primitives apart (issue 14, part 5).
 ///
 /// Guarantee of every *_ccd function below, with xi = max(min_distance, 0), d(t) the unsigned
 /// distance between the two moving primitives, d0 = d(0) and s = kAccdShrink:
@@ -16,7 +16,7 @@
 
 namespace simrun {
 
-/// Fraction of the initial gap d0 - xi that the CCD keeps (digest 002 Sec. 1.6: "keep >= 10%").
+/// Fraction of the initial gap d0 - xi that the CCD keeps (ACCD's usual rescaling 0.9: >= 10%).
 inline constexpr double kAccdShrink = 0.1;
 /// ACCD stops once the gap is within 10% of the margin and a step would advance t by less than
 /// this fraction of t (ccd.cpp explains why both).

@@ -1,7 +1,7 @@
 #pragma once
-/// The surfaces that IPC contact acts on (Trusty et al., digest 002 Sec. 1.2; Ascher survey
-/// Sec. 5): the boundary triangles of every tet object, their edges and vertices, in the model's
-/// full vertex numbering, with each primitive's object so that filters can skip pairs.
+/// The surfaces that IPC contact acts on (Trusty et al. Eq. 2's B and Sec. 4; Ascher et al.
+/// survey, Sec. 5): the boundary triangles of every tet object, their edges and vertices, in the
+/// model's full vertex numbering, with each primitive's object so that filters can skip pairs.
 #include <array>
 #include <vector>
 

@@ -27,7 +27,7 @@ Mat12x12 project_to_psd(const Mat12x12& H) {
   return eig.eigenvectors() * values.cwiseMax(0.0).asDiagonal() * eig.eigenvectors().transpose();
 }
 
-/// Fraction of the distance that CCD keeps as a gap (additive CCD's target; digest 002 Sec. 1.6).
+/// Fraction of the distance that CCD keeps as a gap (additive CCD's target; Li et al. 2021).
 constexpr double kCcdMinDistanceFraction = 0.0;
 }  // namespace
 

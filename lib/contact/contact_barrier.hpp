@@ -1,5 +1,5 @@
 #pragma once
-/// IPC contact as an energy term (Li et al. 2020; Ascher survey Sec. 5; digest 002 Sec. 1.4):
+/// IPC contact as energy term (Li et al. 2020; Ascher et al. survey Sec. 5.1; Trusty et al. Eq. 2):
 ///   B(x) = kappa sum_k m_k b(d_k(x)^2, d_hat^2)
 /// over the vertex-face and edge-edge pairs of the collision mesh closer than d_hat (m_k the
 /// parallel-edge mollifier for edge-edge pairs, 1 otherwise) and the surface vertices within

@@ -1,7 +1,7 @@
 #pragma once
 /// Squared distances between the collision primitives of IPC contact (issue 14 part 2), with
 /// gradients and Hessians over the 12 coordinates of the four points, for the barrier
-/// b(d^2, d_hat^2) of Trusty digest 002 Sec. 1.4 / Ascher survey digest 001 Sec. 8.2. Each
+/// b(d^2, d_hat^2) (Li et al. 2020, used by Trusty et al.; Ascher et al. survey Eq. 28). Each
 /// function picks the closest-feature type (distance_types.hpp) and evaluates the matching
 /// formula of distance_primitives.hpp, so the result is the true (unsigned) squared distance
 /// between the point and the triangle / the two segments; it is C^1 across type switches and its

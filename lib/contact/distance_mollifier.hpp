@@ -1,7 +1,7 @@
 #pragma once
-/// The parallel-edge mollifier of IPC (Li et al. 2020, Sec. 4.3, as Trusty digest 002 Sec. 1.4
-/// describes it). The edge-edge barrier is multiplied by m(x), which vanishes as the edges become
-/// parallel, where the edge-edge distance type switches non-smoothly:
+/// The parallel-edge mollifier of IPC (Li et al. 2020, Sec. 4.3; eps_x as in ipc-toolkit). The
+/// edge-edge barrier is multiplied by m(x), which vanishes as the edges become parallel, where
+/// the edge-edge distance type switches non-smoothly:
 ///   x = |(ea1 - ea0) x (eb1 - eb0)|^2,
 ///   eps_x = 1e-3 |ea1_rest - ea0_rest|^2 |eb1_rest - eb0_rest|^2   (from the rest positions),
 ///   m(x) = -x^2 / eps_x^2 + 2 x / eps_x  for x < eps_x,   1 otherwise  (C^1 at x = eps_x).

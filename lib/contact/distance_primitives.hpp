@@ -1,6 +1,6 @@
 #pragma once
-/// The squared-distance formulas behind the IPC contact kernels (issue 14 part 2; Trusty digest
-/// 002 Sec. 1.4: barriers on squared distances), each with its gradient and, when `hessian` is
+/// The squared-distance formulas behind the IPC contact kernels (issue 14 part 2; IPC barriers
+/// act on squared distances, as in ipc-toolkit), each with its gradient and, when `hessian` is
 /// true, its Hessian (otherwise the Hessian is left zero). Derivatives are with respect to the
 /// stacked coordinates of the points in argument order; unused trailing coordinates are zero.
 /// These are the formulas for one closest-feature pair; point_triangle_distance2 and

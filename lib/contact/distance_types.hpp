@@ -1,7 +1,7 @@
 #pragma once
 /// The result type of the IPC distance kernels and the closest-feature classification of
-/// point-triangle and edge-edge pairs (issue 14 part 2; Trusty digest 002 Sec. 1.4, the IPC
-/// barrier is evaluated on squared distances d^2 between surface primitives).
+/// point-triangle and edge-edge pairs (issue 14 part 2; the IPC barrier of Li et al. 2020, which
+/// Trusty et al. use, is evaluated on squared distances d^2 between surface primitives).
 ///
 /// Classification (derived here from the Voronoi regions of the features, not copied):
 /// - point-triangle: if the point's projection onto the triangle's plane lies inside the

@@ -18,7 +18,7 @@ FrictionVec12 FrictionTerm::pair_displacement(const FrictionPair& pair, const Ve
   return dx;
 }
 
-// D(x) = sum_k mu lambda_k f0(|A_k (x - x^n)|) (digest 002 Sec. 1.5).
+// D(x) = sum_k mu lambda_k f0(|A_k (x - x^n)|) (IPC, Li et al. 2020; Trusty et al. Eq. 2's D).
 double FrictionTerm::energy(const VecX& x) const {
   const AssemblyClock clock(m_times);
   double e = 0.0;

@@ -1,11 +1,11 @@
 #pragma once
-/// IPC's lagged smoothed friction as an energy term (Li et al. 2020; digest 002 Sec. 1.5, Ascher
-/// survey digest 001 Sec. 8; issue 14 part 4):
+/// IPC's lagged smoothed friction as an energy term (Li et al. 2020; Trusty et al. Eq. 2's D;
+/// Ascher et al. survey, Sec. 5.2, Eqs. 32-34; issue 14 part 4):
 ///   D(x) = sum_k mu lambda_k f0(|T_k^T Gamma_k (x - x^n)|)
 /// over the barrier's pairs closer than d_hat at the step's start x^n. The normal forces
 /// lambda_k, the tangent bases T_k and the closest-point weights Gamma_k are lagged: computed in
 /// begin_step(x^n) and held for the whole step (one lag update per step, the usual practical
-/// choice; digest 002 Sec. 1.5 [REC]). The per-pair mathematics is in friction_pair.hpp.
+/// choice; IPC allows more). The per-pair mathematics is in friction_pair.hpp.
 ///
 /// Units: simrun's implicit stage adds the potential unscaled (not multiplied by h^2 as in IPC),
 /// and the barrier's kappa is scaled by 1/h^2 to match (contact_barrier.hpp). So the barrier's

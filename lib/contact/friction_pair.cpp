@@ -21,7 +21,7 @@ double segment_parameter(const Vec3& p, const Vec3& a, const Vec3& b) {
 }
 }  // namespace
 
-// f0, f1 of digest 002 Sec. 1.5 (f1 = f0', C^1 at s; f1' jumps from 0 to 0, so f0 is C^2).
+// IPC's f0, f1 (f1 = f0' = Ascher et al. Eq. 32c, C^1 at s; f1' jumps from 0 to 0, so f0 is C^2).
 double friction_f0(double y, double s) {
   if (y >= s) return y;
   return -y * y * y / (3.0 * s * s) + y * y / s + s / 3.0;

@@ -1,6 +1,6 @@
 #pragma once
-/// One contact pair of IPC's lagged smoothed friction (Li et al. 2020; digest 002 Sec. 1.5,
-/// Ascher survey digest 001 Sec. 8), derived here:
+/// One contact pair of IPC's lagged smoothed friction (Li et al. 2020; Ascher et al. survey,
+/// Sec. 5.2, Eqs. 32-34), derived here:
 ///
 ///   D_k(x) = mu lambda_k f0(|u_k|),   u_k = A_k (x_k - x_k^n)  (2-vector),   A_k = T_k^T Gamma_k
 ///

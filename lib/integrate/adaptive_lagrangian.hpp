@@ -1,6 +1,6 @@
 #pragma once
 /// The variable-step discrete Lagrangian of Kharevych's time adaptivity (thesis Eqs. 3.3-3.4,
-/// 3.24; digest 004 Sec. 5.1, 6.3) as a quadrature of the potential:
+/// 3.24; Secs. 3.2.3 and 3.3.3) as a quadrature of the potential:
 ///   L(a, b, dt) = (b - a)^T M (b - a) / (2 dt) - dt sum_i w_i W((1 - alpha_i) a + alpha_i b).
 /// Its slot derivatives, with F_left = sum_i w_i (1 - alpha_i) dW(x_i) and
 /// F_right = sum_i w_i alpha_i dW(x_i):

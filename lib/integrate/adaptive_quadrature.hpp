@@ -1,6 +1,6 @@
 #pragma once
 /// The quadrature of the potential in Kharevych's variable-step discrete Lagrangian (thesis
-/// Eqs. 3.3-3.4; digest 004 Sec. 5.1): which points x = (1 - alpha) a + alpha b, with which
+/// Sec. 3.2.3, Eqs. 3.3-3.4): which points x = (1 - alpha) a + alpha b, with which
 /// weights, each fixed-step variational integrator samples. Header-only and model-free, so that
 /// the scene checks (and the scene parser's fuzz target) can ask which integrators adapt.
 #include <string_view>

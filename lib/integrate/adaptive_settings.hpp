@@ -1,5 +1,5 @@
 #pragma once
-/// Settings of Kharevych's time adaptivity (thesis Sec. 3.3-3.4, digest 004 Sec. 6), the scene's
+/// Settings of Kharevych's time adaptivity (thesis Secs. 3.3-3.4), the scene's
 /// "time": {"adaptive": {...}} (docs/variational_integrators.md, "Time adaptivity").
 #include <string>
 

@@ -74,8 +74,8 @@ class EquispacedPhaseSpaceSigma final : public SigmaRule {
 };
 
 /// Acceleration-adapted (thesis Sec. 3.3.6, |dW(q_k) + dW(q_k+1) + eps|^-1, implemented as
-/// 1 / (|.| + eps) per the digest): at one configuration x the two gradients are 2 dW/dx(x),
-/// which with x the midpoint equals the thesis' sum to second order and is symmetric.
+/// 1 / (|.| + eps), eps against division by 0): at one configuration x the two gradients are
+/// 2 dW/dx(x), which with x the midpoint equals the thesis' sum to second order and is symmetric.
 /// sigma = sigma_min + 1 / (2 |dW/dx(x)| + eps).
 class AccelerationSigma final : public SigmaRule {
  public:

@@ -1,9 +1,9 @@
 #pragma once
-/// Sigma rules of Kharevych's time adaptivity (thesis Sec. 3.3.1 and 3.3.6, Eqs. 3.22-3.23,
-/// digest 004 Sec. 6.1): the real step is t_k+1 - t_k = h sigma, with h the fixed "fictitious"
-/// step (the scene's dt) and sigma a differentiable function of the configuration, bounded
-/// below by sigma_min > 0. A rule here is a function of one configuration x (free DOFs);
-/// AdaptiveVariational samples it at q_k, (q_k + q_k+1) / 2 or q_k+1 (settings.sigma_at).
+/// Sigma rules of Kharevych's time adaptivity (thesis Sec. 3.3.1 and 3.3.6, Eqs. 3.22-3.23): the
+/// real step is t_k+1 - t_k = h sigma, with h the fixed "fictitious" step (the scene's dt) and
+/// sigma a differentiable function of the configuration, bounded below by sigma_min > 0. A rule
+/// here is a function of one configuration x (free DOFs); AdaptiveVariational samples it at q_k,
+/// (q_k + q_k+1) / 2 or q_k+1 (settings.sigma_at).
 /// W is the model's total potential energy (elastic, springs, gravity, ...).
 #include <memory>
 #include <string>

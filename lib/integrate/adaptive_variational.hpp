@@ -1,5 +1,5 @@
 #pragma once
-/// Kharevych's time-adaptive variational integrators (thesis Sec. 3.3-3.4, digest 004 Sec. 6)
+/// Kharevych's time-adaptive variational integrators (thesis Secs. 3.3-3.4)
 /// in position-momentum form. The scene's dt is the fixed "fictitious" step h; each step takes
 /// the real step dt_k+1 = t_k+1 - t_k = h sigma(q_k, q_k+1) (Eq. 3.22) and sets state.t itself.
 /// The state is (q_k, p_k) with State::v = M^-1 p_k, as for the fixed-step variational
@@ -11,7 +11,7 @@
 ///   lambda_k = E_k+1 - E_1                                    (Eq. 3.26, summed)
 /// and sets p_k+1 = D2 L(q_k, q_k+1, dt) - h lambda_k sigma_b. Eq. 3.25 is exactly "the p_k+1
 /// of one step is the p_k of the next"; the h on the lambda terms is Eq. 3.25's (the thesis'
-/// examples drop it). lambda's off-by-one (digest pitfall 15): the thesis bootstraps with
+/// examples drop it). lambda's off-by-one (Sec. 3.3.3, after Eq. 3.27): the thesis bootstraps with
 /// lambda_0 = 0, and its recursion lambda_k = lambda_k-1 + E_k+1 - E_k then gives
 /// lambda_k = E_k+1 - E_1 (not E_k+1 - E_0 as the text says). Here the first step is solved with
 /// lambda_0 = 0, its discrete energy E_1 = E(q_0, q_1, dt_1) becomes the reference, and

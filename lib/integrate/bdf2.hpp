@@ -1,7 +1,7 @@
 #pragma once
-/// BDF2 (survey eq. 7 with its typo corrected, digest Sec. 3.3: u_{n+1} = (4u_n - u_{n-1})/3 +
-/// (2h/3) F(u_{n+1}); thesis digest Sec. 3.5) and its semi-implicit version SBDF2 (survey eq. 22
-/// with G = 0: one Newton step linearized at u_n). One recipe stage per step with
+/// BDF2 (Ascher et al. survey, Sec. 3.1, Eq. 7; its u_0 + u_{-1} is a typo for u_0 - u_{-1}:
+/// u_{n+1} = (4u_n - u_{n-1})/3 + (2h/3) F(u_{n+1}); Chen thesis Sec. 6.2) and SBDF2 (survey
+/// Eq. 22 with G = 0: one Newton step linearized at u_n). One recipe stage per step with
 ///   a = ((1+w)^2 u_n - w^2 u_{n-1}) / (1+2w),   tau = h (1+w)/(1+2w),   w = h / h_prev,
 /// the variable-step BDF2 (reduces to a = (4u_n - u_{n-1})/3, tau = 2h/3 at w = 1), so that
 /// step halving and changes of h keep the method second order (zero-stable for w < 1+sqrt(2);
@@ -10,7 +10,7 @@
 /// not the one this integrator produced last (a restart), is one backward Euler step (BE for
 /// bdf2, SI for sbdf2). Its O(h^2) local error keeps the global error second order.
 /// Orders: BDF2 2 (L-stable); SBDF2 2 on linear problems (where it equals BDF2), 1 in general
-/// (thesis digest Sec. 3.5: "a single linearization drops it to order 1").
+/// (Chen thesis Sec. 6.2: linearizing BDF2 "reduces the ... order of accuracy from 2 to 1").
 #include "integrate/implicit_stage.hpp"
 
 namespace simrun {

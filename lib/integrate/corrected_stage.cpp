@@ -14,8 +14,8 @@ Status CorrectedStageSolver::begin_step(Model& model, const VecX& q_lin, StepSta
   // A quadratic model keeps K, D and the modes: nothing to assemble after the first step.
   if (!(m_constant && m_assembled && m_settings.eigenfit->has_modes())) {
     // The modes are the elastic stiffness' (the correction acts on the elastic force only),
-    // with element Hessians projected to PSD (digest 003 Sec. 5); one pass gives both, in the
-    // steps whose modes are not kept.
+    // with element Hessians projected to PSD (Chen et al. 2019 (EigenFit), Sec. 3.3.1); one pass
+    // gives both, in the steps whose modes are not kept.
     if (m_settings.eigenfit->needs_stiffness(m_constant, model.num_free())) {
       model.stiffness_and_projected_elastic(q_lin, m_K, m_K_modes);
     } else {

@@ -1,12 +1,12 @@
 #pragma once
-/// An implicit stage with EigenFit's corrected elastic force (Chen et al. 2019; digest 003
-/// Sec. 7, "IM as implemented"): the stage of implicit_stage.hpp,
+/// An implicit stage with EigenFit's corrected elastic force (Chen et al. 2019 (EigenFit),
+/// Sec. 3.4; IM as the authors' code runs it for Sec. 4.1.1): the stage of implicit_stage.hpp,
 ///   R(x) = M (x - p) / tau^2 + g'(x) + D' (x - c) / sigma = 0,
 ///   g'(x) = g(x) + Y U^T g_elastic(x),  D' = D + beta Y_d Z_d^T,
 /// (Y_d, Z_d) = (Y, Z), or the rest modes' (Y_r, Z_r) for rest-stiffness damping on a nonlinear
 /// model (coarsen/eigenfit_correction.hpp: dissipative),
 /// with the modes U (hence Y, Z) computed once per step at the linearization point and frozen
-/// over the iterations, as the authors' code does (digest pitfall 19). g' is not the gradient of
+/// over the iterations, as the authors' code does (the paper is silent). g' is not the gradient of
 /// an energy, so the stage is solved by Newton on the residual without line search: each
 /// iteration factorizes M / tau^2 + K(x) + D / sigma and adds the rank-s (or 2s) term
 /// Y Z^T + (beta / sigma) Y_d Z_d^T by Woodbury (the correction's Jacobian at the linearization

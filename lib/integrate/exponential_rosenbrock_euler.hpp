@@ -2,9 +2,10 @@
 /// Exponential Rosenbrock-Euler (Chen thesis Ch. 4, eq. 4.4; survey eq. 17):
 ///   u_{n+1} = u_n + h phi_1(h J_n) F(u_n),   u = [q; v],   F = [v; M^-1 f],
 /// J_n the first-order Jacobian at u_n with its damping block, K(q_n) unprojected (ERE needs no
-/// definite K). phi_1(h J) F comes from Krylov expv on the augmented operator (digest 3.7 [D]
-/// form: the vector exponentiated holds F, not the absolute positions); the substeps (tau) and
-/// Krylov vectors go to stats.csv. Exact on linear systems; its cost grows with |M^-1 K|.
+/// definite K). phi_1(h J) F comes from Krylov expv on the augmented operator of Chen thesis
+/// Eq. 4.5 with F(u_n) in c_n's place, applied to [0; 1] (the vector exponentiated holds F, not
+/// the absolute positions); the substeps (tau) and Krylov vectors go to stats.csv. Exact on
+/// linear systems; its cost grows with |M^-1 K|.
 #include <string>
 
 #include "integrate/first_order_system.hpp"

@@ -2,7 +2,7 @@
 /// The first-order form u = [q; v], du/dt = F(u) = [v; M^-1 f(q, v)], f = -dU/dq - D v, that the
 /// exponential integrators work on (Chen thesis eq. 2.6; survey eq. 4), with its Jacobian at u_n,
 ///   J = [[0, I], [-M^-1 K, -M^-1 D]]     (K = K(q_n) unprojected: J tolerates indefinite K),
-/// and the solve with (I - tau J) through the Schur complement (digest 000 Sec. 3.9 step 7):
+/// and the solve with (I - tau J) (Chen thesis Eq. 6.8's I - hJ) through the Schur complement:
 ///   (M + tau D + tau^2 K) y_v = M r_v - tau K r_q,   y_q = r_q + tau y_v.
 /// Vectors are over free DOFs, stacked [q-part; v-part] (2n).
 #include <memory>

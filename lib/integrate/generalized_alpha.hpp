@@ -1,5 +1,5 @@
 #pragma once
-/// Generalized-alpha (Chung & Hulbert 1993; survey digest Sec. 3.8 [std]) parametrized by the
+/// Generalized-alpha (Chung & Hulbert 1993; Ascher et al. survey, Sec. 3.4) parametrized by the
 /// spectral radius at infinite step rho_inf in [0, 1] (settings.rho_inf, default 0.5):
 ///   alpha_m = (2 rho - 1)/(rho + 1),  alpha_f = rho/(rho + 1),
 ///   gamma = 1/2 - alpha_m + alpha_f,  beta = (1 - alpha_m + alpha_f)^2 / 4,

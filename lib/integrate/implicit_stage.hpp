@@ -1,12 +1,12 @@
 #pragma once
-/// The one Newton solver shared by every implicit stage (survey digest Sec. 3.9, "unified
-/// implementation recipe"; survey eqs. 13-14). A stage u_s = a + tau F(u_s), i.e.
+/// The one Newton solver shared by every implicit stage (Ascher et al. survey, Sec. 3.3, Eqs.
+/// 13-14, carried over there to trapezoidal and DIRK stages). A stage u_s = a + tau F(u_s), i.e.
 ///   q_s = a_q + tau v_s,   M (v_s - a_v) = tau (f(q_s) - D v_s),
 /// is the stationarity condition of the incremental potential over x = q_s
 ///   Phi(x) = 1/(2 tau^2) |x - p|_M^2 + U(x) + 1/(2 sigma) |x - c|_D^2
 /// with p = a_q + tau a_v (inertial prediction), c = a_q and sigma = tau (recipe_stage()).
 /// Newmark / generalized-alpha map onto the same Phi with other p, c, tau, sigma (newmark.cpp).
-/// D is frozen over the step (survey Sec. 5.2: "freezing D"), evaluated by begin_step().
+/// D is frozen over the step (survey Sec. 3.3: "freezing D"), evaluated by begin_step().
 #include "integrate/integrator.hpp"
 
 namespace simrun {
@@ -57,13 +57,13 @@ class ImplicitStageSolver {
 
   /// Like solve(), but with the Hessian factorized once and kept for later stages of the same
   /// step with the same tau and sigma (simplified Newton; SDIRK's shared stage matrix, survey
-  /// Sec. 3.5). For quadratic U this is exact Newton. Falls back to solve() if the frozen
+  /// Sec. 3.1). For quadratic U this is exact Newton. Falls back to solve() if the frozen
   /// iteration does not converge within newton.max_iterations (every frozen iteration counts).
   Status solve_reusing_factorization(Model& model, const ImplicitStage& stage, VecX& x,
                                      StepStats& stats);
 
   /// Exactly one Newton step with U replaced by its quadratic model at q_lin (unprojected K):
-  /// the semi-implicit ("S") version of a stage (survey Sec. 3 "S-prefix"; SBDF2, eq. 22 G = 0).
+  /// the semi-implicit ("S") version of a stage (survey Sec. 3.1 "S-prefix"; SBDF2, eq. 22 G = 0).
   Status solve_linearized(Model& model, const ImplicitStage& stage, const VecX& q_lin, VecX& x,
                           StepStats& stats);
 

@@ -98,7 +98,7 @@ struct IntegratorSettings {
   /// recursively, at most `max_halvings` levels deep. Newton-based integrators only.
   bool step_halving = false;
   int max_halvings = 4;
-  /// Newmark parameters (survey Sec. 3.8); beta = 1/4, gamma = 1/2 is the average-acceleration
+  /// Newmark parameters (survey Sec. 3.4); beta = 1/4, gamma = 1/2 is the average-acceleration
   /// (trapezoidal) rule: second order, no numerical dissipation.
   double newmark_beta = 0.25;
   double newmark_gamma = 0.5;
@@ -130,7 +130,7 @@ struct IntegratorSettings {
   /// The per-step Lanczos solves' iteration cap and tolerance (split integrators, EigenFit).
   GeneralizedEigenSettings eigensolver;
   /// MSSI in the thesis' literal form (eq. 5.8: no -h K_s v_n term, no damping in the matrix)
-  /// instead of the derived one (digest 000 Sec. 3.8).
+  /// instead of the derived one (Eq. 5.4 with J_H from K_s alone; integrate/mssi.hpp).
   bool mssi_literal = false;
   /// SBDF2ERE and STR-SBDF2ERE with the survey's printed phi_1 arguments (eqs. 22, 26c: first
   /// order, unstable for undamped exponential modes) instead of the consistent doubled ones.

@@ -1,6 +1,6 @@
 #pragma once
-/// Newmark (beta, gamma) in the generalized-alpha form of the survey digest Sec. 3.8 [std]
-/// (Chung-Hulbert 1993), with alpha_m = alpha_f = 0 for plain Newmark:
+/// Newmark (beta, gamma) in the generalized-alpha form (Chung-Hulbert 1993, cited by the Ascher
+/// et al. survey, Sec. 3.4, Eq. 15), with alpha_m = alpha_f = 0 for plain Newmark:
 ///   M [(1-a_m) a_1 + a_m a_0] = f((1-a_f) q_1 + a_f q_0, (1-a_f) v_1 + a_f v_0)
 ///   q_1 = q_0 + h v_0 + h^2 [(1/2 - beta) a_0 + beta a_1],   v_1 = v_0 + h [(1-gamma) a_0 + gamma
 ///   a_1]

@@ -1,7 +1,6 @@
 #include <functional>
 
-#include "core/error.hpp"
-#include "core/string_distance.hpp"
+#include "core/name_registry.hpp"
 #include "integrate/backward_euler.hpp"
 #include "integrate/bdf2.hpp"
 #include "integrate/exponential_rosenbrock_euler.hpp"
@@ -29,72 +28,55 @@ namespace {
 
 using IntegratorFactory = std::function<std::unique_ptr<Integrator>(const IntegratorSettings&)>;
 
-struct RegisteredIntegrator {
-  const char* name;
-  IntegratorFactory make;
-};
-
 template <class T>
 IntegratorFactory factory() {
   return [](const IntegratorSettings& s) { return std::make_unique<T>(s); };
 }
 
 /// The registry: one line per integrator.
-const std::vector<RegisteredIntegrator>& registry() {
-  static const std::vector<RegisteredIntegrator> entries = {
-      {"fe", factory<ForwardEuler>()},
-      {"rk4", factory<RungeKutta4>()},
-      {"symplectic_euler", factory<SymplecticEuler>()},
-      {"verlet", factory<VelocityVerlet>()},
-      {"si", factory<SemiImplicitEuler>()},
-      {"be", factory<BackwardEuler>()},
-      {"im", factory<ImplicitMidpoint>()},
-      {"trapezoidal", factory<Trapezoidal>()},
-      {"bdf2", factory<Bdf2>()},
-      {"sbdf2", factory<Sbdf2>()},
-      {"tr_bdf2", factory<TrBdf2>()},
-      {"sdirk2", factory<Sdirk2>()},
-      {"newmark", factory<Newmark>()},
-      {"generalized_alpha", factory<GeneralizedAlpha>()},
-      {"ere", factory<ExponentialRosenbrockEuler>()},
-      {"siere", factory<Siere>()},
-      {"sbdf2ere", factory<Sbdf2Ere>()},
-      {"str_sbdf2ere", factory<StrSbdf2Ere>()},
-      {"mssi", factory<MaterialStiffnessSemiImplicit>()},
-      {"variational_midpoint",
-       [](const IntegratorSettings& s) {
-         return std::make_unique<VariationalAlpha>(s, 0.5, "variational_midpoint");
-       }},
-      {"reversible_corotated", factory<ReversibleCorotated>()},
-      {"variational_alpha",
-       [](const IntegratorSettings& s) {
-         return std::make_unique<VariationalAlpha>(s, s.variational_alpha, "variational_alpha");
-       }},
-  };
+const NameRegistry<IntegratorFactory>& registry() {
+  static const NameRegistry<IntegratorFactory> entries(
+      "integrator",
+      {
+          {"fe", factory<ForwardEuler>()},
+          {"rk4", factory<RungeKutta4>()},
+          {"symplectic_euler", factory<SymplecticEuler>()},
+          {"verlet", factory<VelocityVerlet>()},
+          {"si", factory<SemiImplicitEuler>()},
+          {"be", factory<BackwardEuler>()},
+          {"im", factory<ImplicitMidpoint>()},
+          {"trapezoidal", factory<Trapezoidal>()},
+          {"bdf2", factory<Bdf2>()},
+          {"sbdf2", factory<Sbdf2>()},
+          {"tr_bdf2", factory<TrBdf2>()},
+          {"sdirk2", factory<Sdirk2>()},
+          {"newmark", factory<Newmark>()},
+          {"generalized_alpha", factory<GeneralizedAlpha>()},
+          {"ere", factory<ExponentialRosenbrockEuler>()},
+          {"siere", factory<Siere>()},
+          {"sbdf2ere", factory<Sbdf2Ere>()},
+          {"str_sbdf2ere", factory<StrSbdf2Ere>()},
+          {"mssi", factory<MaterialStiffnessSemiImplicit>()},
+          {"variational_midpoint",
+           [](const IntegratorSettings& s) {
+             return std::make_unique<VariationalAlpha>(s, 0.5, "variational_midpoint");
+           }},
+          {"reversible_corotated", factory<ReversibleCorotated>()},
+          {"variational_alpha",
+           [](const IntegratorSettings& s) {
+             return std::make_unique<VariationalAlpha>(s, s.variational_alpha, "variational_alpha");
+           }},
+      });
   return entries;
 }
 
 }  // namespace
 
-std::vector<std::string> integrator_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : registry()) names.emplace_back(entry.name);
-  return names;
-}
+std::vector<std::string> integrator_names() { return registry().names(); }
 
 std::unique_ptr<Integrator> make_integrator(std::string_view name,
                                             const IntegratorSettings& settings) {
-  for (const auto& entry : registry()) {
-    if (name == entry.name) return entry.make(settings);
-  }
-  std::string message =
-      "unknown or not yet implemented integrator '" + std::string(name) + "' (available:";
-  for (const auto& n : integrator_names()) message += " " + n;
-  message += ")";
-  if (auto near = nearest_name(name, integrator_names()); !near.empty()) {
-    message += "; did you mean '" + near + "'?";
-  }
-  throw InputError(message);
+  return registry().find(name)(settings);
 }
 
 }  // namespace simrun

@@ -1,6 +1,6 @@
 #pragma once
-/// Classical 4-stage Runge-Kutta on u = (q, v), u' = F(u) = (v, M^-1 f(q, v)) (thesis digest
-/// Sec. 3.1: the ground truth of Ch. 4 at small steps). Fourth order, explicit; stable for
+/// Classical 4-stage Runge-Kutta on u = (q, v), u' = F(u) = (v, M^-1 f(q, v)) (Chen thesis
+/// Sec. 4.2.2: the ground truth of Ch. 4 at small steps). Fourth order, explicit; stable for
 /// h w_max < 2.83 on an undamped oscillator.
 #include "integrate/acceleration.hpp"
 #include "integrate/integrator.hpp"

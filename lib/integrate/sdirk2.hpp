@@ -1,6 +1,6 @@
 #pragma once
-/// The survey's "SDIRK" (eq. 9; digest Sec. 3.5): TR-BDF2-like with gamma = 2 - sqrt(2) and
-/// beta = sqrt(2)/4 = (1 - gamma/2)/2 (the survey prints beta-bar in one row; it must be beta):
+/// The "SDIRK" of the Ascher et al. survey (Sec. 3.1, Eq. 9): TR-BDF2-like with gamma = 2 -
+/// sqrt(2), beta = sqrt(2)/4 = (1 - gamma/2)/2 (its tableau's beta-bar in one row must be beta):
 ///   u_g = u_n + (g h/2)(F(u_g) + F(u_n))         recipe: a = u_n + (g h/2) F(u_n), tau = g h/2
 ///   u_1 = u_n + (2 beta/g)(u_g - u_n) + (g h/2) F(u_1)
 ///                                                recipe: a = u_n + (2 beta/g)(u_g - u_n), tau = g

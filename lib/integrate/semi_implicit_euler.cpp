@@ -64,10 +64,10 @@ Status SemiImplicitEuler::refactor(Model& model, const State& state, double h, b
 Status SemiImplicitEuler::update_eigenfit(Model& model, const State& state, bool constant,
                                           StepStats& stats) {
   // The modes are the elastic stiffness' (EigenFit eq. 13 corrects the elastic force only):
-  // springs, contact or a penalty floor in K would shift them. Element Hessians projected to
-  // PSD (digest 003 Sec. 5): no negative eigenvalues to fit. m_modes_stiffness was assembled
-  // with K in refactor() when needs_stiffness() said so. After the factorization, so that the
-  // subspace tracking between Lanczos solves can iterate with it.
+  // springs, contact or a penalty floor in K would shift them. Element Hessians projected to PSD
+  // (Chen et al. 2019 (EigenFit), Sec. 3.3.1): no negative eigenvalues to fit. m_modes_stiffness
+  // was assembled with K in refactor() when needs_stiffness() said so. After the factorization,
+  // so that the subspace tracking between Lanczos solves can iterate with it.
   if (const Status s =
           m_eigenfit->update(model, state.q, m_modes_stiffness, constant, stats, m_solver.get());
       s != Status::kSuccess)

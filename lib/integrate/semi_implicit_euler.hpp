@@ -7,8 +7,8 @@
 /// force comes from one product with K (see the .cpp).
 ///
 /// With EigenFit (settings.eigenfit) the elastic force and stiffness are the corrected ones,
-/// f' = f + Y U^T f and K' = K + Y Z^T (digest 003 Sec. 7: "SI step"), and stiffness-
-/// proportional damping uses K' as the authors' code does (digest pitfall 20):
+/// f' = f + Y U^T f and K' = K + Y Z^T (Chen et al. 2019 (EigenFit), Sec. 3.4, Eqs. 15c, 16), and
+/// stiffness-proportional damping uses K' as the authors' code does (the paper does not say):
 ///   (M + h D + h^2 K + (h^2 + h beta) Y Z^T) dv
 ///       = -h (g + (D + h K) v + Y (U^T g_elastic + (beta + h) Z^T v)),
 /// solved by Sherman-Morrison-Woodbury on the factorization of M + h D + h^2 K (s + 1

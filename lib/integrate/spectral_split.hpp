@@ -1,6 +1,6 @@
 #pragma once
-/// The spectral split of the SIERE family (Chen thesis Ch. 6, Algorithm 1; survey eqs. 23-25;
-/// digest 000 Sec. 3.9): the s lowest modes of K(q) w = lambda M w (U^T M U = I) carry the
+/// The spectral split of the SIERE family (Chen thesis Sec. 6.3.1, Eqs. 6.2-6.8, Algorithm 1;
+/// survey eqs. 23-25): the s lowest modes of K(q) w = lambda M w (U^T M U = I) carry the
 /// "G" part of the dynamics, advanced exactly by the reduced exponential, the rest ("H") is
 /// handled semi-implicitly:
 ///   G(u) = [U U^T M v; U U^T f],   H(u) = [v - U U^T M v; M^-1 (f - M U U^T f)],
@@ -134,9 +134,9 @@ struct SplitSolver {
 /// M + tau D + tau^2 K is a multiple of K - sigma M (see SplitSolver::prepare).
 bool damping_in_pencil(const Model& model, bool project_damping);
 
-/// t phi_1(t B) for B = [[0, 1], [-lambda, 0]], i.e. int_0^t exp(s B) ds (digest 000 Sec. 3.9
-/// step 5): sin/cos for lambda > 0, sinh/cosh for lambda < 0, a series where |lambda| t^2 is
-/// small. Returned row-major as {P11, P12, P21, P22}.
+/// t phi_1(t B) for B = [[0, 1], [-lambda, 0]], i.e. int_0^t exp(s B) ds (one 2x2 block of Chen
+/// thesis Eq. 6.6's J'_G): sin/cos for lambda > 0, sinh/cosh for lambda < 0, a series where
+/// |lambda| t^2 is small. Returned row-major as {P11, P12, P21, P22}.
 std::array<double, 4> mode_phi1(double lambda, double t);
 
 }  // namespace simrun

@@ -1,5 +1,5 @@
 #pragma once
-/// STR-SBDF2ERE (survey eq. 26; digest 001 Sec. 6.6): a semi-implicit TR-BDF2 on the high
+/// STR-SBDF2ERE (Ascher et al. survey, Sec. 4, Eq. 26): a semi-implicit TR-BDF2 on the high
 /// modes with the exponential on the s lowest ones:
 ///   u_1/2 = u_0 + 1/2 (I - (h/4) J_F(u_0))^-1 h F(u_0)                               (26a)
 ///   u_1   = u_1/2 + 1/3 (I - (h/3) J_H(u_1/2))^-1 (u_1/2 - u_0 + h Fbar(u_1/2))       (26b)

@@ -1,7 +1,7 @@
 #pragma once
-/// Symplectic Euler (survey digest Sec. 3.7 [std]): v_{n+1} = v_n + h M^-1 f(q_n, v_n),
-/// q_{n+1} = q_n + h v_{n+1}. Explicit, first order, symplectic (bounded energy error, no drift)
-/// for h < 2 / w_max.
+/// Symplectic Euler (textbook; Kharevych thesis Ch. 1, single-spring example): v_{n+1} = v_n +
+/// h M^-1 f(q_n, v_n), q_{n+1} = q_n + h v_{n+1}. Explicit, first order, symplectic (bounded
+/// energy error, no drift) for h < 2 / w_max.
 #include "integrate/acceleration.hpp"
 #include "integrate/integrator.hpp"
 

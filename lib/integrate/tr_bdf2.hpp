@@ -1,10 +1,10 @@
 #pragma once
-/// TR-BDF2 with gamma = 1/2 (survey eq. 8; digest Sec. 3.4): a trapezoidal stage to t_n + h/2,
+/// TR-BDF2, gamma = 1/2 (Ascher et al. survey, Sec. 3.1, Eq. 8): a trapezoidal stage to t_n + h/2,
 ///   u_{1/2} = u_n + (h/4)(F(u_n) + F(u_{1/2}))         recipe: a = u_n + (h/4) F(u_n), tau = h/4
 /// then BDF2 over the two half steps,
 ///   u_{n+1} = (4 u_{1/2} - u_n)/3 + (h/3) F(u_{n+1})   recipe: a = (4u_{1/2} - u_n)/3, tau = h/3.
 /// Second order, L-stable (z R(z) -> 5). Each stage is a full Newton solve started from the most
-/// recent stage value (digest Sec. 3.9).
+/// recent stage value (one Newton step from it is the survey's S-version, Sec. 3.1, Eq. 26a).
 #include "integrate/acceleration.hpp"
 #include "integrate/implicit_stage.hpp"
 

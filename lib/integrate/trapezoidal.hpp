@@ -1,6 +1,6 @@
 #pragma once
-/// Trapezoidal rule (survey digest Sec. 3.7): u_{n+1} = u_n + (h/2)(F(u_n) + F(u_{n+1})), the
-/// recipe stage a = u_n + (h/2) F(u_n), tau = h/2 (survey digest Sec. 3.9 table), with
+/// Trapezoidal rule (Ascher et al. survey, Secs. 3.1-3.2): u_{n+1} = u_n + (h/2)(F(u_n) +
+/// F(u_{n+1})), the recipe stage a = u_n + (h/2) F(u_n), tau = h/2 (implicit_stage.hpp), with
 /// F(u_n) = (v_n, M^-1 f(q_n, v_n)). Second order, A-stable but not L-stable (R(-inf) = -1,
 /// see the Example 2 test), no numerical damping.
 #include "integrate/acceleration.hpp"

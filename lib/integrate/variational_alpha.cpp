@@ -148,9 +148,9 @@ Status VariationalAlpha::attempt(Model& model, State& state, double h, StepStats
     v = state.v - dv;
   }
   // p_{k+1} = p_k - impulse + F_damp (re-injected), or M v - alpha impulse (Eq. 3.11) + F_damp.
-  // F_damp: the explicit form's F^{d+} = F_dampExp(q_k, q_{k+1}) (thesis Sec. 3.2.9, digest 004
-  // Sec. 5.4: the impulse as defined, not multiplied by h), or the implicit form's F^{d-}, which
-  // M v already holds and only the re-injected update adds.
+  // F_damp: the explicit form's F^{d+} = F_dampExp(q_k, q_{k+1}) (thesis Sec. 3.2.9; F^{d+-} is
+  // a step's total forcing, Sec. 3.2.6: the impulse as defined, not multiplied by h), or the
+  // implicit form's F^{d-}, which M v already holds and only the re-injected update adds.
   const bool reinject = m_settings.reinject_residual;
   VecX p_next = reinject ? VecX(model.apply_mass(state.v) - impulse)
                          : VecX(model.apply_mass(v) - m_alpha * impulse);

@@ -1,6 +1,6 @@
 #pragma once
 /// Variational integrators of the one-point quadrature discrete Lagrangian (Kharevych thesis
-/// Eq. 3.4, digest 004 Sec. 5.1-5.6)
+/// Sec. 3.2.3, Eq. 3.4; Secs. 3.2.5-3.2.9)
 ///   L_d(q_k, q_{k+1}) = (h/2) v^T M v - h W(q_a),   v = (q_{k+1} - q_k)/h,
 ///   q_a = (1 - alpha) q_k + alpha q_{k+1} = q_k + alpha h v,
 /// in position-momentum form (discrete Hamilton-Pontryagin, Eqs. 3.9-3.13): the state is
@@ -12,7 +12,7 @@
 /// Rayleigh damping -D v enters by the discrete Pontryagin-d'Alembert principle (Eq. 3.13) with
 /// the quadrature's weights: F^{d-} = -(1 - alpha) h D v, F^{d+} = -alpha h D v, D frozen at
 /// q_k. For 0 < alpha < 1 the first line is the stationarity condition of the thesis' "Lilyan"
-/// (Eq. 3.17, general alpha as in the digest), minimized over x = q_a by the shared projected
+/// (Eq. 3.17; Sec. 3.2.8's example is alpha = 1/2), minimized over x = q_a by the shared projected
 /// Newton with line search (integrate/implicit_stage.hpp): multiplied by alpha / (1 - alpha),
 ///   Phi(x) = |x - (q_k + alpha h M^-1 p_k)|_M^2 / (2 alpha (1 - alpha) h^2) + W(x)
 ///            + |x - q_k|_D^2 / (2 alpha h),
@@ -33,14 +33,14 @@
 /// interval's F^{d+}, added to p_{k+1}: torque-free about q_{k+1}, so momentum is kept.
 ///
 /// Linear elasticity (every term quadratic, constant damping, no viscous damping; thesis
-/// Sec. 3.4.2, digest 004 Sec. 5.3 item 5): with g(q) = g_ref + K (q - q_ref) the first line is
+/// Sec. 3.4.2, the update above Eq. 3.33): with g(q) = g_ref + K (q - q_ref) the first line is
 /// linear, [M + (1 - alpha) h D + alpha (1 - alpha) h^2 K] v = M v_k - (1 - alpha) h g(q_k),
 /// factorized once (M + h^2/4 K for the midpoint), two products with K and one back-solve per
 /// step; then p_{k+1} = (M v - alpha p_k) / (1 - alpha), i.e. v_{k+1} = (v - alpha v_k) /
 /// (1 - alpha) with no mass solve.
 /// With settings.viscous_implicit (0 < alpha < 1) it is instead the thesis' integrable
 /// F_dampImpApprox(q_k, v) = -k_D grad_b W_d(q_k, q_k + h v) as F^{d-}, inside the first line,
-/// i.e. (k_D / h) W_d(q_k, q_k + h v) added to the Lilyan (digest 004 Sec. 5.6): in x = q_a,
+/// i.e. (k_D / h) W_d(q_k, q_k + h v) added to the Lilyan (Sec. 3.2.9): in x = q_a,
 /// c W_d(q_k, q_k + (x - q_k) / alpha) with c = alpha / (1 - alpha) k_D / h. It sums to zero
 /// (linear momentum kept) but is torque-free about q_{k+1}, not q_k: angular momentum is not
 /// exactly kept (the thesis: its oscillations stay bounded).
@@ -61,7 +61,7 @@ class VariationalAlpha final : public ImplicitIntegrator {
 
  public:
   /// E_d(q_k, q_k+1) = -dL_d/dh = 1/2 v^T M v + W(q_a) of the last step (the energy the
-  /// discrete Lagrangian's time invariance defines; digest 004 Sec. 6, adaptive variational).
+  /// discrete Lagrangian's time invariance defines: thesis Sec. 3.2.12, Eq. 3.26's E_k).
   bool has_discrete_energy() const override { return true; }
   double discrete_energy(const Model& model) const override;
 

@@ -89,13 +89,13 @@ void ProgressReporter::update(int step) {
   measure(step);
   if (m_interactive) {
     const bool last = m_step >= m_total;
-    if (!m_drawn || last || m_now - m_last_draw >= k_redraw_interval) {
+    if (!m_drawn || last || m_now - m_last_draw >= kRedrawInterval) {
       if (m_drawn_step != m_step) draw_bar();
     }
     return;
   }
   // Bucket b (1..20) is complete once step >= b/20 of total.
-  const long bucket = m_total > 0 ? static_cast<long>(k_plain_lines * 1LL * m_step / m_total) : 0;
+  const long bucket = m_total > 0 ? static_cast<long>(kPlainLines * 1LL * m_step / m_total) : 0;
   if (bucket > m_last_bucket) {
     m_last_bucket = bucket;
     print_plain_line();

@@ -26,7 +26,7 @@ std::string format_hms(double seconds);
 
 class ProgressReporter {
  public:
-  /// Interactive: redraw a bar with '\r' at most every `k_redraw_interval` seconds (and always at
+  /// Interactive: redraw a bar with '\r' at most every `kRedrawInterval` seconds (and always at
   /// the last step). Non-interactive: one line whenever another 5 % of `total_steps` is done.
   /// The clock starts now; steps/s is the average since construction.
   ProgressReporter(std::ostream& out, int total_steps, bool interactive,
@@ -51,8 +51,8 @@ class ProgressReporter {
   /// Estimated seconds remaining at the last update; negative when unknown (no progress yet).
   double eta_seconds() const { return m_eta; }
 
-  static constexpr double k_redraw_interval = 0.1;  ///< seconds between bar redraws (10/s)
-  static constexpr int k_plain_lines = 20;          ///< plain lines per run: one every 5 %
+  static constexpr double kRedrawInterval = 0.1;  ///< seconds between bar redraws (10/s)
+  static constexpr int kPlainLines = 20;          ///< plain lines per run: one every 5 %
 
  private:
   void measure(int step);

@@ -5,7 +5,7 @@ namespace simrun {
 
 /// Corotated linear elasticity with a per-element 6x6 Voigt tensor C (MaterialParameters::
 /// stiffness; engineering shear, see voigt.hpp): the corotational coarse-mesh model of numerical
-/// coarsening (Kharevych thesis Ch. 4, seed digest Sec. 3.4 and 7, step 7):
+/// coarsening (Kharevych thesis Sec. 2.2.3; Ch. 4, corotational coarse runs as in Sec. 4.5):
 ///   F = R S from the signed SVD F = U diag(sigma) V^T (R = U V^T, det R = +1,
 ///   S = V diag(sigma) V^T, so S^2 = F^T F and det S = det F),
 ///   e = engineering_strain(S - I),  psi = 1/2 e^T C e.

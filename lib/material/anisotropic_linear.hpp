@@ -5,7 +5,7 @@ namespace simrun {
 
 /// Small-strain linear elasticity with a per-element 6x6 Voigt tensor C (MaterialParameters::
 /// stiffness; engineering shear, see voigt.hpp), the coarse-element model of numerical
-/// coarsening (Kharevych thesis Ch. 4; seed digest Sec. 3.3 and 7: K_e = V B^T C B):
+/// coarsening (Kharevych thesis Ch. 4; Eq. 2.14 in Voigt form: K_e = V B^T C B):
 ///   eps = (F + F^T)/2 - I,  e = engineering_strain(eps),  psi = 1/2 e^T C e,
 ///   P = stress_from_voigt(C e) (symmetric),  dP/dF = B^T C B (B = engineering_strain_operator).
 /// With C = isotropic_voigt(mu, lambda) it is `linear`. Not rotation invariant; defined for

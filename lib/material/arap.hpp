@@ -3,8 +3,8 @@
 
 namespace simrun {
 
-/// As-rigid-as-possible energy (Chao et al. 2010; the GAUSS principal-stretch form of the Chen
-/// digest, Sec. 1.4):  psi = k sum (s_a - 1)^2 = k |F - R|^2,  P = 2 k (F - R),
+/// As-rigid-as-possible energy (Chao et al. 2010, Chen thesis Sec. 3.4.2; the principal-stretch
+/// form of the authors' GAUSS code):  psi = k sum (s_a - 1)^2 = k |F - R|^2,  P = 2 k (F - R),
 /// with the stiffness k = MaterialParameters.mu (the Lame shear modulus: the small-strain shear
 /// modulus is then mu, as for the linear material). lambda is ignored: ARAP has no separate
 /// volume term (its small-strain bulk modulus is 2/3 mu). A scene's "stiffness parameter 1e6 Pa"

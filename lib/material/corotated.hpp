@@ -3,8 +3,8 @@
 
 namespace simrun {
 
-/// Corotated linear elasticity (Mueller & Gross 2004; McAdams et al. 2011; the first
-/// form given in the Chen digest, Sec. 1.4):
+/// Corotated linear elasticity (Mueller & Gross 2004; McAdams et al. 2011; named, without a
+/// formula, in Chen thesis Sec. 2.1.5):
 ///   psi = mu |F - R|^2 + lambda/2 tr(R^T F - I)^2 = mu sum (s_a - 1)^2 + lambda/2 (sum s_a - 3)^2,
 ///   P = 2 mu (F - R) + lambda tr(R^T F - I) R,
 /// with s_a the signed singular values and R = U V^T the rotation of the signed SVD (the polar

@@ -18,8 +18,8 @@ namespace simrun {
 /// The value negative eigenvalues of dP/dF are clamped to by first_piola_derivative_psd
 /// (Teran et al. 2005 clamp). Zero keeps the projection the nearest PSD matrix in the Frobenius
 /// norm; eigenvalues >= 0, among them the rigid-rotation zeros, are never changed. The element
-/// Hessian V B^T D B is then PSD too. (Chen digest Sec. 1.5 uses 1e-3 to make the global K
-/// definite for EigenFit; callers that need that pass it to project_psd.)
+/// Hessian V B^T D B is then PSD too. (Chen et al. 2019 (EigenFit), Sec. 3.3.1, uses 1e-3 to
+/// make the global K definite; callers that need that pass it to project_psd.)
 inline constexpr double kPsdEpsilon = 0.0;
 
 class Material {

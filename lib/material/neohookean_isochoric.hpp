@@ -5,7 +5,7 @@ namespace simrun {
 
 /// Neo-Hookean in the isochoric/volumetric split used by the Kharevych thesis (Eq. 2.4, the
 /// modified neo-Hookean of Bonet & Burton) and by the EigenFit authors' GAUSS code
-/// (seeds/digests/004_kharevych_thesis.md Sec. 3.2; 000_chen_thesis.md Sec. 1.4):
+/// (Kharevych thesis Sec. 2.2.1, Eqs. 2.4 and 2.10; the Chen thesis gives no formula):
 ///   psi = C1 (I1bar - 3) + D1 (J - 1)^2,   I1bar = J^(-2/3) |F|^2,
 ///   P = C1 J^(-2/3) (2 F - 2/3 |F|^2 F^-T) + 2 D1 J (J - 1) F^-T     (Kharevych Eq. 2.10).
 ///
@@ -19,7 +19,7 @@ namespace simrun {
 /// softer in pure compression than the linear material with the same E, nu. We keep GAUSS's
 /// choice to reproduce the EigenFit experiments.
 ///
-/// Inversion: not allowed (Kharevych Sec. 3.2: J <= 0 is undefined; J^(-2/3) blows up at
+/// Inversion: not allowed (Kharevych Eq. 2.4 is undefined for J <= 0; J^(-2/3) blows up at
 /// J = 0). For J <= 0 energy_density is +infinity and P, dP/dF are all-NaN, as for neohookean.
 class NeoHookeanIsochoric final : public PrincipalStretchMaterial {
  public:

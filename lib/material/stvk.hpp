@@ -3,7 +3,7 @@
 
 namespace simrun {
 
-/// Saint Venant-Kirchhoff (Chen digest Sec. 1.4; Sifakis & Barbic 2012, Sec. 3.3):
+/// Saint Venant-Kirchhoff (named in Chen thesis Sec. 2.1.5; Sifakis & Barbic 2012, Sec. 3.3):
 ///   E = (F^T F - I)/2,  psi = mu E:E + lambda/2 tr(E)^2,  P = F (2 mu E + lambda tr(E) I).
 /// Small-strain limit: the linear material with the same mu, lambda.
 /// Inversion: allowed. psi is a polynomial in F, finite for every F; note that StVK's

@@ -1,7 +1,7 @@
 #pragma once
 /// Voigt notation for anisotropic elasticity tensors (MaterialParameters::stiffness): order
 /// [11 22 33 23 13 12], engineering shear strains, so stress = C e and psi = 1/2 e^T C e with
-/// e = [e11 e22 e33 2e23 2e13 2e12] (Kharevych thesis Ch. 4, seed digest Sec. 3.3 and 7.3,
+/// e = [e11 e22 e33 2e23 2e13 2e12] (Kharevych thesis Secs. 2.1.2, 2.2.2 and 4.4.1,
 /// reordered to this project's convention in material_parameters.hpp).
 #include <Eigen/Core>
 #include <string_view>

@@ -21,11 +21,11 @@ AabbTree::AabbTree(const std::vector<Aabb>& boxes) {
   if (n == 0) return;
   std::vector<int> order(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
-  nodes_.reserve(static_cast<size_t>(2 * (n / kLeafSize + 1)));
+  m_nodes.reserve(static_cast<size_t>(2 * (n / kLeafSize + 1)));
   build(order, boxes, 0, n, 1);
-  items_ = std::move(order);
-  boxes_.resize(items_.size());
-  for (size_t k = 0; k < items_.size(); ++k) boxes_[k] = boxes[static_cast<size_t>(items_[k])];
+  m_items = std::move(order);
+  m_boxes.resize(m_items.size());
+  for (size_t k = 0; k < m_items.size(); ++k) m_boxes[k] = boxes[static_cast<size_t>(m_items[k])];
 }
 
 // Median split along the longest axis of the box centres (nth_element: O(n) per level, so
@@ -33,18 +33,18 @@ AabbTree::AabbTree(const std::vector<Aabb>& boxes) {
 int AabbTree::build(std::vector<int>& order, const std::vector<Aabb>& boxes, int begin, int end,
                     int depth) {
   assert(depth < kMaxDepth);
-  const int self = static_cast<int>(nodes_.size());
-  nodes_.emplace_back();
+  const int self = static_cast<int>(m_nodes.size());
+  m_nodes.emplace_back();
   Aabb box, centres;
   for (int k = begin; k < end; ++k) {
     const Aabb& b = boxes[static_cast<size_t>(order[static_cast<size_t>(k)])];
     box.extend(b);
     centres.extend(Vec3(0.5 * (b.lo + b.hi)));
   }
-  nodes_[static_cast<size_t>(self)].box = box;
+  m_nodes[static_cast<size_t>(self)].box = box;
   if (end - begin <= kLeafSize) {
-    nodes_[static_cast<size_t>(self)].first = begin;
-    nodes_[static_cast<size_t>(self)].count = end - begin;
+    m_nodes[static_cast<size_t>(self)].first = begin;
+    m_nodes[static_cast<size_t>(self)].count = end - begin;
     return self;
   }
   int axis = 0;
@@ -59,7 +59,7 @@ int AabbTree::build(std::vector<int>& order, const std::vector<Aabb>& boxes, int
                    });
   build(order, boxes, begin, mid, depth + 1);
   const int right = build(order, boxes, mid, end, depth + 1);
-  nodes_[static_cast<size_t>(self)].first = right;
+  m_nodes[static_cast<size_t>(self)].first = right;
   return self;
 }
 

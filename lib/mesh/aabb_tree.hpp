@@ -47,28 +47,28 @@ class AabbTree {
   /// Builds the tree over boxes[0..n); item i of a query is boxes[i].
   explicit AabbTree(const std::vector<Aabb>& boxes);
 
-  int num_items() const { return static_cast<int>(items_.size()); }
-  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  int num_items() const { return static_cast<int>(m_items.size()); }
+  int num_nodes() const { return static_cast<int>(m_nodes.size()); }
   /// Root box (empty for an empty tree).
-  Aabb bounds() const { return nodes_.empty() ? Aabb{} : nodes_.front().box; }
+  Aabb bounds() const { return m_nodes.empty() ? Aabb{} : m_nodes.front().box; }
 
   /// Calls f(i) for every item i whose box overlaps `query` (each once, in tree order).
   template <class Visit>
   void for_each_overlap(const Aabb& query, Visit&& f) const {
-    if (nodes_.empty()) return;
+    if (m_nodes.empty()) return;
     int stack[kMaxDepth];
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
-      const Node& node = nodes_[static_cast<size_t>(stack[--top])];
+      const Node& node = m_nodes[static_cast<size_t>(stack[--top])];
       if (!node.box.overlaps(query)) continue;
       if (node.count > 0) {
         for (int k = node.first; k < node.first + node.count; ++k)
-          if (boxes_[static_cast<size_t>(k)].overlaps(query)) f(items_[static_cast<size_t>(k)]);
+          if (m_boxes[static_cast<size_t>(k)].overlaps(query)) f(m_items[static_cast<size_t>(k)]);
         continue;
       }
       assert(top + 2 <= kMaxDepth);
-      const int self = static_cast<int>(&node - nodes_.data());
+      const int self = static_cast<int>(&node - m_nodes.data());
       stack[top++] = node.first;  // right child
       stack[top++] = self + 1;    // left child, visited first
     }
@@ -80,14 +80,14 @@ class AabbTree {
  private:
   struct Node {
     Aabb box;
-    int first = 0;  ///< leaf: first slot in items_/boxes_; inner: index of the right child
+    int first = 0;  ///< leaf: first slot in m_items/m_boxes; inner: index of the right child
     int count = 0;  ///< leaf: number of items (> 0); inner: 0 (left child is the next node)
   };
   int build(std::vector<int>& order, const std::vector<Aabb>& boxes, int begin, int end, int depth);
 
-  std::vector<Node> nodes_;  ///< depth-first order, root first
-  std::vector<int> items_;   ///< item ids in leaf order
-  std::vector<Aabb> boxes_;  ///< their boxes, in the same order (contiguous leaf tests)
+  std::vector<Node> m_nodes;  ///< depth-first order, root first
+  std::vector<int> m_items;   ///< item ids in leaf order
+  std::vector<Aabb> m_boxes;  ///< their boxes, in the same order (contiguous leaf tests)
 };
 
 }  // namespace simrun

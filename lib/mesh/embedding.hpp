@@ -1,6 +1,6 @@
 #pragma once
 /// Barycentric embedding of points (a fine mesh's vertices) in a tet mesh (a coarse mesh of the
-/// same object): x_f = B x_c, the map EigenFit (Chen et al. 2019, digest 003 Sec. 3) uses to
+/// same object): x_f = B x_c, the map EigenFit (Chen et al. 2019, Secs. 3.5 and 4) uses to
 /// draw the fine surface driven by a coarse run and to measure its error against a fine run.
 /// Points outside every tet take the barycentric coordinates of the nearest tet (outside
 /// [0, 1]: an affine extrapolation, exact for affine fields) and are reported. Nearest by the

@@ -1,6 +1,6 @@
 #pragma once
 /// The corotational split of Kharevych's time-reversible corotational integrator (thesis
-/// Sec. 3.4.2, Eq. 3.33; digest 004 Sec. 3.4 and 6.5): the linear elastic response of each tet
+/// Sec. 3.4.2, Eq. 3.33; corotation as in Sec. 2.2.3): the linear elastic response of each tet
 /// about a rotation R_e taken from another configuration (the polar rotation of F there, R =
 /// U V^T of its signed SVD):
 ///   g_R(x) = sum_e R_e K_e (R_e^T x_e - X_e),   K_R = sum_e R_e K_e R_e^T,

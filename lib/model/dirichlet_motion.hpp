@@ -11,8 +11,8 @@
 /// free in every step that starts at T or later, keeping the prescribed velocity they had at the
 /// start of that step (the scene's "release_step": k is T = (k - 1) dt: constrained during steps
 /// 1..k-1, free from step k on).
-/// Chen thesis Sec. 1.7 (digest): EigenFit shakes the armadillo's feet for 30 frames and
-/// releases one leg mid-run; GAUSS moves pinned vertices by a fixed amount per frame.
+/// Chen thesis Sec. 3.4.2 (Figs. 3.7-3.8): EigenFit shakes the armadillo's feet for 30 frames
+/// and releases one leg mid-run; the authors' GAUSS code moves pinned vertices a fixed step/frame.
 #include <limits>
 #include <vector>
 

@@ -111,7 +111,7 @@ class Model {
   /// pass over the terms.
   void potential_gradient(const VecX& q, VecX& g, VecX& g_elastic) const;
   /// The stiffness of the elastic terms alone, element Hessians PSD-projected when asked
-  /// (EigenFit's modes, digest 003 Sec. 5).
+  /// (EigenFit's modes: Chen et al. 2019 (EigenFit), Sec. 3.3.1).
   void elastic_stiffness(const VecX& q, SpMat& K, bool project_psd = false);
   /// stiffness(q, K, false) and elastic_stiffness(q, K_elastic_psd, true) in one pass over the
   /// elements (EnergyTerm::add_hessian_pair): EigenFit's per-step pair.

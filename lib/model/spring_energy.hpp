@@ -24,7 +24,7 @@ class SpringEnergy final : public EnergyTerm {
   /// geometric stiffness). With project_psd the geometric factor (1 - L/l) is clamped at 0, which
   /// makes B, and so H, positive semidefinite (the standard mass-spring projection).
   void add_hessian(const VecX& x, double* values, bool project_psd) const override;
-  /// The material stiffness alone, B = k s^ s^T (digest 000 Sec. 3.8, K_s = k J_eps^T J_eps).
+  /// The material stiffness alone, B = k s^ s^T (Chen thesis Sec. 5.1.1, Eq. 5.7: K_s = k J^T J).
   void add_material_hessian(const VecX& x, double* values) const override;
   bool is_quadratic() const override { return m_springs.empty(); }
   /// Each spring couples its two particles.

@@ -1,13 +1,13 @@
 #pragma once
-/// Step-size independent visco-elastic damping (Kharevych thesis Sec. 2.3 and 3.2.9; digest 004
-/// Sec. 4): the deformation that happens during one step is measured with the elastic energy
+/// Step-size independent visco-elastic damping (Kharevych thesis Sec. 2.3, Sec. 3.2.9 and
+/// Fig. 3.5): the deformation that happens during one step is measured with the elastic energy
 /// itself, taking the step's start a as the rest configuration and its end b as deformed,
 ///   W_d(a, b) = sum_e V_e(a) psi_e(F_{a->b}),   F_{a->b} = Ds(b) Ds(a)^-1,
 /// and the step's damping impulse is -k_D grad_b W_d(a, b) (thesis' F_dampExp / F_dampImpApprox).
 /// Linearized, W_d(a, b) ~ 1/2 (b - a)^T K (b - a) with b - a = h v, so the impulse is
 /// -k_D h K v: summed over steps, the viscous force -k_D K v whatever h, and k_D is in
 /// seconds (a Rayleigh stiffness coefficient). Multiplying the impulse by h again would make the
-/// damping vanish as h -> 0 (the digest's "classic bug"). The impulse is the elastic force of
+/// damping vanish as h -> 0, unlike the thesis' Fig. 3.5. The impulse is the elastic force of
 /// configuration b against reference a: it sums to zero and exerts no torque about b, so it
 /// keeps linear and angular momentum when applied at b.
 #include "model/model.hpp"

@@ -2,7 +2,7 @@
 /// Wind: a pressure load on the boundary faces, as a time-dependent potential
 /// E(x, t) = -sum_i f_i(t) . (x_i - X_i) (zero at rest, like gravity).
 ///
-/// Model (Chen thesis Sec. 1.7 leaves the wind profile open): each boundary triangle with rest
+/// Model (Chen thesis Sec. 6.4.6 leaves the wind profile open): each boundary triangle with rest
 /// area A and outward rest normal n facing the wind receives F = p(t) A max(0, -n . d(t)) d(t),
 /// split equally over its three vertices, so a body feels p times its area projected on the
 /// plane normal to the wind, on its windward side. The magnitude gusts,

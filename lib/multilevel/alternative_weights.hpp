@@ -1,10 +1,10 @@
 #pragma once
-/// The weight functions Trusty et al. compare their SMS weights with in Figs. 3-5 (digest 002,
-/// sections 3.3 and 10 item 6, pitfall list item 22): compactly supported radial basis functions,
-/// global biharmonic coordinates (Wang et al. 2015) and skinning eigenmodes (Benchekroun et al.
-/// 2023). Each gives one weight function per partition handle, so a basis built from them has
-/// the same number of DOFs as the SMS basis of the same partition. The solver setting
-/// `"basis"` selects them; only the comparison figures use anything but the SMS weights.
+/// The weight functions Trusty et al. compare their SMS weights with in Figs. 3-5 (and discuss in
+/// Sec. 2.1): compactly supported radial basis functions, global biharmonic coordinates (Wang et
+/// al. 2015) and skinning eigenmodes (Benchekroun et al. 2023). Each gives one weight function
+/// per partition handle, so a basis built from them has the same number of DOFs as the SMS basis
+/// of the same partition. The solver setting `"basis"` selects them; only the comparison figures
+/// use anything but the SMS weights.
 #include <string>
 #include <vector>
 

@@ -1,4 +1,4 @@
-/// Modal moment-fitting cubature, Trusty et al. Sec. 3.8 (digest 002 section 5).
+/// Modal moment-fitting cubature, Trusty et al. Sec. 3.8 (Eqs. 13-19, Alg. 3).
 #include "multilevel/cubature.hpp"
 
 #include <algorithm>
@@ -70,7 +70,7 @@ MomentSystem moment_system(const MatX3& rest, const MatX4i& tets, const std::vec
   }
   const int s = per_handle * num_handles;
   system.functions = s;
-  // Pitfall 30: monomials in units of the partition's size keep the rows of A comparable.
+  // Monomials in units of the partition's size keep the rows of A comparable.
   double length = 0.5 * (high - low).norm();
   if (!(length > 0.0)) length = 1.0;
 

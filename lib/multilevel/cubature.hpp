@@ -1,9 +1,9 @@
 #pragma once
-/// Modal moment-fitting cubature for the subspace Hessian (Trusty et al., digest 002 section 5,
-/// Eqs. 15-19 and Alg. 3): per partition, non-negative element weights that integrate exactly
+/// Modal moment-fitting cubature for the subspace Hessian (Trusty et al. Sec. 3.8, Eqs. 15-19
+/// and Alg. 3): per partition, non-negative element weights that integrate exactly
 /// (to a tolerance) the constant, every basis function u_i and every product u_i u_j of the
 /// handle functions overlapping that partition. The rule is for the elastic subspace Hessian
-/// only, H^cub = sum_k (w_k / V_k) H_k (pitfall 5); gradients and energies stay fully integrated.
+/// only (Sec. 3.8), H^cub = sum_k (w_k / V_k) H_k; gradients and energies stay fully integrated.
 #include <cstdint>
 #include <vector>
 
@@ -40,7 +40,7 @@ struct CubatureRule {
 /// partition p: for each handle h with phi_h != 0 at some vertex of p's tets,
 ///   u = phi_h * {1, (x - x_h) / L, (y - y_h) / L, (z - z_h) / L}   (settings.weights_only: phi_h)
 /// with L half the bounding-box diagonal of p's vertices. L only rescales rows of the moment
-/// matrix A, so it changes conditioning (pitfall 30), not which rules are exact. A function's
+/// matrix A, so it changes conditioning, not which rules are exact. A function's
 /// value in a tet is the mean of its 4 vertex values (barycentre evaluation, Sec. 3.8.2);
 /// A[alpha, k] is the moment alpha in {1, u_i, u_i u_j (i <= j)} at tet k and b = A V over all
 /// of p's tets (Eq. 19). Alg. 3: NNLS on min(m, #tets) random tets, then while the relative

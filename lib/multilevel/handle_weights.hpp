@@ -1,5 +1,5 @@
 #pragma once
-/// The SMS level's weight functions (Trusty et al., digest 002 sections 3.3-3.4): per partition
+/// The SMS level's weight functions (Trusty et al. Secs. 3.5-3.5.1, Eqs. 8-11): per partition
 /// a stiffness-weighted biharmonic function on the partition and its face neighbours, clipped
 /// at zero and normalised to a partition of unity, with a Dirichlet weight in the denominator
 /// when vertices are fixed (Eq. 11).

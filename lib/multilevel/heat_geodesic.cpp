@@ -71,7 +71,7 @@ HeatGeodesic::HeatGeodesic(const MatX3& rest, const MatX4i& tets, const VecX& el
             "heat geodesic: the weight of tet " + std::to_string(e) +
                 " must be positive and finite, got " + short_number(element_weight[e]));
 
-  // Pitfall 20: normalise by the minimum weight so t = h^2 / min w becomes h^2.
+  // Normalise by the minimum weight so t = h^2 / min w becomes h^2.
   const VecX weight =
       tets.rows() > 0 ? VecX(element_weight / element_weight.minCoeff()) : element_weight;
   const double h = mean_edge_length(rest, tets);

@@ -1,7 +1,7 @@
 #pragma once
 /// Stiffness-weighted heat-method geodesic distances on a tet mesh (Crane, Weischedel, Wardetzky
 /// 2013, "Geodesics in heat"), the distance of the partitioning in Trusty, Levin, Kaufman
-/// (digest 002 section 4.1, pitfall 20).
+/// (Sec. 3.6.1).
 #include <memory>
 #include <vector>
 

@@ -53,7 +53,7 @@ ObjectMesh object_mesh(const MultilevelInput& in, int first_tet, int end_tet) {
 }
 
 /// Per handle, the phi-weighted RMS distance of its support from its origin: the length that
-/// scales its linear DOFs (pitfall 30).
+/// scales its linear DOFs (so that they are conditioned like the translations).
 VecX handle_lengths(const MatX3& rest, const SpMat& phi, const MatX3& origin) {
   VecX length(phi.cols());
   for (int h = 0; h < phi.outerSize(); ++h) {

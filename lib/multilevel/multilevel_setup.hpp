@@ -1,6 +1,6 @@
 #pragma once
-/// The multilevel solver's precomputation for a whole scene (Trusty et al., digest 002
-/// sections 3-4): per object a stiffness-aware partition, its SMS weights and one affine handle,
+/// The multilevel solver's precomputation for a whole scene (Trusty et al.
+/// Secs. 3.4-3.6): per object a stiffness-aware partition, its SMS weights and one affine handle,
 /// assembled into the two bases in the model's free DOFs.
 #include <cstdint>
 #include <memory>
@@ -64,7 +64,7 @@ MultilevelPrecompute compute_multilevel_weights(const MultilevelInput& input,
                                                 const MultilevelSetupSettings& settings);
 /// The LBS bases from the weights: U_s and the per-object affine U_a, in the free DOFs.
 void assemble_multilevel_bases(const MultilevelInput& input, MultilevelPrecompute& precompute);
-/// The paper's automatic polish count (digest 002 Sec. 2.4): 20 or 40, whichever is closer to
+/// The paper's automatic polish count (Trusty et al. Sec. 3.7.2): 20 or 40, whichever is closer to
 /// the mean hop radius.
 int automatic_fine_iterations(const MultilevelPrecompute& precompute);
 

@@ -82,7 +82,7 @@ class SubspaceLevel {
     return m_U * q;
   }
 
-  /// D_h = U_h^T H U_h for every handle h (digest 002 Sec. 2.3), by rows of H: each entry
+  /// D_h = U_h^T H U_h for every handle h (Trusty et al. Sec. 3.7.1), by rows of H: each entry
   /// H_ij adds H_ij u_i u_j^T to the blocks of the handles that rows i and j of U share. The
   /// blocks are inverted on their range (eigenvalues below 1e-12 of the largest count as zero:
   /// a handle whose support is too small to span its linear DOFs).
@@ -339,7 +339,7 @@ class MultilevelSolver final : public LinearSolver {
     subspace_stage(m_sms, 1, r, d);     // ... then the SMS level on what it left
     m_subspace_direction = d;           // d_s, for the paper's stopping rule
     // Alg. 1's r = -g - H* d_s: the subspace levels updated r with their own matrix; the
-    // consistent correction uses the polish's (digest 002 Sec. 2.2 [AMBIG], pitfall 6).
+    // consistent correction uses the polish's (Trusty et al. Alg. 1 prints the subspace H).
     if (m_separate_subspace &&
         m_settings.fine_residual == MultilevelSolverSettings::FineResidual::kLagged)
       r.noalias() = b - m_matrix * d;
@@ -429,7 +429,7 @@ class MultilevelSolver final : public LinearSolver {
     if (iterations >= m_settings.subspace_max_iterations) ++m_stats.capped_solves;
   }
 
-  /// Fixed-count Jacobi-PCG from zero on H d_f = r (digest Sec. 2.4); d += d_f, r -= H d_f.
+  /// Fixed-count Jacobi-PCG from zero on H d_f = r (Trusty Sec. 3.7.2); d += d_f, r -= H d_f.
   void fine_stage(VecX& r, VecX& d) {
     const Timer timer;
     VecX x = VecX::Zero(r.size());

@@ -1,6 +1,6 @@
 #pragma once
-/// The multilevel inexact-Newton direction of Trusty et al. (digest 002 sections 2.2-2.4,
-/// Algs. 1-2 with the sign fix): per Newton system H d = b (b = -g), an affine-level PCG solve,
+/// The multilevel inexact-Newton direction of Trusty et al. (Secs. 3.2 and 3.7, Algs. 1-2; their
+/// g is a typo for -g): per Newton system H d = b (b = -g), an affine-level PCG solve,
 /// an SMS-level PCG solve on the residual it leaves, and a fixed-count Jacobi-PCG polish of the
 /// full space on what remains; d = d_affine + d_sms + d_fine goes to Newton's CCD-filtered line
 /// search. A LinearSolver, so every Newton of simrun can use it.
@@ -26,8 +26,8 @@ struct MultilevelSolverSettings {
   int fine_iterations = 20;  ///< Jacobi-PCG iterations of the full-space polish (0: none)
   /// How the subspace systems are solved. kMatrixFree: the paper's block-Jacobi PCG with
   /// products U^T (H (U q)). kAssembled: U^T H U formed once per Newton iteration (sparse, 12x12
-  /// blocks coupling handles with overlapping support) and solved by CHOLMOD, the digest's
-  /// few-core alternative (Sec. 2.3 [REC]); exact subspace solves, no subspace CG iterations.
+  /// blocks coupling handles with overlapping support) and solved by CHOLMOD, a few-core
+  /// alternative (not the paper's, Sec. 3.7.1); exact subspace solves, no subspace CG iterations.
   enum class Products { kMatrixFree, kAssembled } products = Products::kMatrixFree;
   /// Matrix-free only: the SMS PCG's coarse space. kAffine: deflated PCG (Saad, Yeung, Erhel
   /// and Guyomarc'h 2000) with Z = MultilevelBases::affine_in_sms, the exact embedding of each
@@ -47,8 +47,8 @@ struct MultilevelSolverSettings {
   /// Take the Newton matrix in parts (solve/hessian_parts.hpp: the cubature elastic Hessian in
   /// the subspace levels, the lagged one in the polish) instead of whole.
   bool hessian_parts = false;
-  /// With parts: which matrix forms the polish's right-hand side r = b - H* d_s (digest 002
-  /// Sec. 2.2 [AMBIG]): kLagged, H* = H_lag (the consistent correction, one more product), or
+  /// With parts: which matrix forms the polish's right-hand side r = b - H* d_s (Trusty et al.
+  /// Alg. 1 is unclear): kLagged, H* = H_lag (the consistent correction, one more product), or
   /// kSubspace, H* = the subspace matrix (Alg. 1 as printed).
   enum class FineResidual { kLagged, kSubspace } fine_residual = FineResidual::kLagged;
 };

@@ -1,7 +1,7 @@
 #pragma once
 /// Non-negative least squares, min |A x - b| subject to x >= 0, by the Lawson-Hanson active-set
 /// method (Lawson & Hanson, "Solving Least Squares Problems", 1974, ch. 23). The cubature fit of
-/// Trusty et al. (digest 002 section 5, Eq. 18 and pitfall 24) needs residuals near 1e-9, so the
+/// Trusty et al. (Sec. 3.8.2, Eq. 18 and Alg. 3) needs residuals near 1e-9, so the
 /// passive-set least-squares problems are solved with an orthogonal (Householder QR) factorisation
 /// updated as columns enter and leave, never with the normal equations, and the gradient is
 /// read off the transformed system rather than formed as A^T r.

@@ -65,7 +65,7 @@ int sample_proportional(const std::vector<double>& weight, std::mt19937_64& rng)
 }
 
 /// Mean of the tet's vertex distances in column c of `distance` (elements are clustered at
-/// their barycentres, digest 4.2).
+/// their barycentres; Trusty et al. Sec. 3.6.1 leaves this open).
 double element_distance(const MatX& distance, const MatX4i& tets, int e, int c) {
   return 0.25 * (distance(tets(e, 0), c) + distance(tets(e, 1), c) + distance(tets(e, 2), c) +
                  distance(tets(e, 3), c));
@@ -136,7 +136,7 @@ std::vector<double> cluster_volumes(const std::vector<int>& label, const VecX& v
 
 /// Pruning (paper sec. 3.6.3): clusters with median volume / volume > ratio are candidates; the
 /// smallest of them are deactivated, up to 10% of the active count and at least one (the paper
-/// leaves the count open, digest 4.2 [REC]). The last centre of a vertex-connected piece of the
+/// leaves the count n open). The last centre of a vertex-connected piece of the
 /// mesh is kept, or the piece would lose its partition. Returns the number deactivated.
 int prune(const std::vector<int>& label, const VecX& volume, const std::vector<int>& centers,
           const std::vector<int>& vertex_piece, double ratio, std::vector<char>& active) {
@@ -174,8 +174,9 @@ int prune(const std::vector<int>& label, const VecX& volume, const std::vector<i
 }
 
 /// Per label 0..count-1: the volume-weighted centroid of its tets' barycentres, snapped to the
-/// nearest vertex of one of its own tets (digest 4.2 [REC]: the centroid of a non-convex
-/// partition may lie outside it). Lowest vertex index on ties; -1 for an empty label.
+/// nearest vertex of one of its own tets (the paper's handles sit at centroids, Sec. 3.5; the
+/// centroid of a non-convex partition may lie outside it). Lowest vertex index on ties; -1 for an
+/// empty label.
 std::vector<int> snapped_centroids(const MatX3& rest, const MatX4i& tets, const VecX& volume,
                                    const std::vector<int>& label, int count) {
   const int elements = static_cast<int>(tets.rows());
@@ -230,10 +231,11 @@ std::vector<int> label_components(const std::vector<std::vector<int>>& adjacency
   return component;
 }
 
-/// Connectivity repair (digest 4.2 [REC], pitfall 23), in rounds: per label the face-connected
-/// component of largest volume is its main one; every other component (and every component of
-/// tets no centre reached, label -1) is stray and joins the label whose main component shares
-/// the most faces with it (ties: lowest label). A stray that touches no main component waits
+/// Connectivity repair (Trusty et al. Sec. 3.6 wants connected partitions; k-means does not
+/// guarantee them), in rounds: per label the face-connected component of largest volume is its
+/// main one; every other component (and every component of tets no centre reached, label -1) is
+/// stray and joins the label whose main component shares the most faces with it (ties: lowest
+/// label). A stray that touches no main component waits
 /// for the next round; when a round moves nothing, the strays left are cut off from every main
 /// component (a separate piece of the mesh), and the first becomes a partition of its own.
 /// Ends with labels 0..count-1, each face-connected and non-empty. Returns the strays moved or
@@ -331,7 +333,7 @@ VecX partition_element_weights(const MatX4i& tets, const VecX& youngs,
       if (seen < 0) seen = material[e];
       if (seen != material[e]) interface[tets(e, a)] = 1;
     }
-  // Paper sec. 3.6.2 / pitfall 21: every tet touching the interface gets c * E_softest.
+  // Trusty et al. Sec. 3.6.2: every tet touching the interface gets c * E_softest.
   for (int e = 0; e < elements; ++e)
     for (int a = 0; a < 4; ++a)
       if (interface[tets(e, a)]) {
@@ -379,7 +381,7 @@ MeshPartition partition_tets(const MatX3& rest, const MatX4i& tets, const VecX& 
       }
     result.pruned += removed;
 
-    // Update (digest 4.2): volume-weighted centroid snapped to a vertex of the cluster's tets.
+    // Update (Lloyd): volume-weighted centroid snapped to a vertex of the cluster's tets.
     std::vector<int> remap(centers.size(), -1);
     int live = 0;
     for (std::size_t c = 0; c < centers.size(); ++c)

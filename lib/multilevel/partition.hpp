@@ -1,8 +1,8 @@
 #pragma once
 /// Stiffness- and geometry-aware k-means partition of a tet mesh (Trusty, Levin, Kaufman,
-/// section 3.6; digest 002 section 4, pitfalls 20-23): heat-method geodesics on a
-/// stiffness-weighted Laplacian with a jump penalty at material interfaces, kmeans++ seeding,
-/// Lloyd iterations with pruning of small clusters, and a face-connectivity repair.
+/// Secs. 3.6-3.6.3): heat-method geodesics on a stiffness-weighted Laplacian with a jump penalty
+/// at material interfaces, kmeans++ seeding, Lloyd iterations with pruning of small clusters, and
+/// a face-connectivity repair.
 #include <cstdint>
 #include <vector>
 
@@ -17,8 +17,8 @@ struct PartitionSettings {
   double prune_ratio = 1.75;  ///< median volume / cluster volume above this -> candidate
   /// c in [0.1, 0.5]: tets touching a material interface get w = c * E_softest; 0 = off.
   double jump_penalty = 0.0;
-  /// Largest heat-metric weight E_e / min E (digest 4.1 [REC], pitfall 20: the plain ratio can
-  /// make a stiff region one partition); 0 = no cap (the paper's plain ratio).
+  /// Largest heat-metric weight E_e / min E (not in the paper: the plain ratio can make a stiff
+  /// region one partition); 0 = no cap (the paper's plain ratio, Trusty et al. Sec. 3.6.1).
   double contrast_cap = 0.0;
   std::uint64_t seed = 1;  ///< kmeans++ seeding (std::mt19937_64, own sampling: portable)
 };
@@ -33,9 +33,10 @@ struct MeshPartition {
   int repaired_components = 0;  ///< stray face-connected pieces moved by the repair
 };
 
-/// Element weights of the heat metric (digest 4.1): w_e = E_e / min E, capped at contrast_cap
-/// when it is > 0, and with a jump penalty c > 0, w_e = c for every tet with a vertex shared
-/// with a tet of another `material` id (empty `material`: one material, no penalty).
+/// Element weights of the heat metric (Trusty et al. Secs. 3.6.1-3.6.2): w_e = E_e / min E,
+/// capped at contrast_cap when it is > 0, and with a jump penalty c > 0, w_e = c for every tet
+/// with a vertex shared with a tet of another `material` id (empty `material`: one material, no
+/// penalty).
 VecX partition_element_weights(const MatX4i& tets, const VecX& youngs,
                                const std::vector<int>& material, double jump_penalty,
                                double contrast_cap = 0.0);

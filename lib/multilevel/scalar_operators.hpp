@@ -1,7 +1,7 @@
 #pragma once
 /// Scalar (one value per vertex) P1 operators on a tet mesh, shared by the heat-method geodesics
-/// of the partitioning and the biharmonic weights of the SMS basis (Trusty et al., digest 002
-/// sections 3.3 and 4.1).
+/// of the partitioning and the biharmonic weights of the SMS basis (Trusty et al. Secs. 3.5 and
+/// 3.6.1).
 #include <vector>
 
 #include "core/types.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-/// Linear-blend-skinning bases of the multilevel solver (Trusty et al., digest 002 sections
-/// 3.1-3.2): increments d = U q with 12 affine DOFs per handle.
+/// Linear-blend-skinning bases of the multilevel solver (Trusty et al. Secs. 3.4-3.5, Eqs. 7 and
+/// 10): increments d = U q with 12 affine DOFs per handle.
 #include <vector>
 
 #include "core/types.hpp"
@@ -11,13 +11,13 @@ namespace simrun {
 /// for each handle with phi_h(v) != 0, the four entries
 ///   U(row, 12 h + 4 c + {0, 1, 2, 3}) = phi_h(v) [1, dx / l_h, dy / l_h, dz / l_h],
 /// with (dx, dy, dz) = rest(v) - origin(h) and l_h = length[h] scaling the linear DOFs to the
-/// units of the translation (pitfall 30). `full_to_free[3 v + c]` is the free DOF or -1 (fixed
+/// units of the translation (conditioning). `full_to_free[3 v + c]` is the free DOF or -1 (fixed
 /// rows are left out: the bases never move constrained DOFs). Row-major, so U q runs by rows.
 using RowSpMat = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 RowSpMat lbs_basis(const MatX3& rest, const SpMat& phi, const MatX3& origin, const VecX& length,
                    const std::vector<int>& full_to_free, int num_free);
 
-/// One affine handle per object (Sec. 3.2): phi = 1 - phi_DBC on the object's vertices
+/// One affine handle per object (Sec. 3.4): phi = 1 - phi_DBC on the object's vertices
 /// (`object_of_vertex[v]`, -1 for none), the origin at the object's centre of mass (`mass` per
 /// vertex), the linear DOFs scaled by the object's RMS radius about it.
 struct AffineHandles {

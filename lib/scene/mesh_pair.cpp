@@ -254,9 +254,9 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
           "\"ratios\" by hand or use a finer coarse mesh");
     const std::string result = std::to_string(columns_passing(maxima)) + " of " +
                                std::to_string(s) + " modes match (|(B U_c)^T M_f U_f| > 0.6)";
-    // The paper deems a pair that fails it unusable (digest 003 Sec. 8, test 2): computed ratios
-    // would scale modes by another shape's eigenvalue. With every ratio given by hand no fine
-    // modes are computed and there is no test.
+    // The paper deems a pair that fails it unusable (Chen et al. 2019 (EigenFit), Sec. 3.5,
+    // first-frame test): computed ratios would scale modes by another shape's eigenvalue. With
+    // every ratio given by hand no fine modes are computed and there is no test.
     // DAC takes r_1 only: a failing test is a warning there.
     require(passes_mode_test(maxima) || pair.method == EigenFitConfig::Method::kDac,
             where + ": the coarse/fine compatibility test failed: only " + result +
@@ -297,8 +297,8 @@ MeshPair build_mesh_pair(const SceneConfig& scene, const IntegratorSettings& set
                         : std::string()));
 
   if (pair.method == EigenFitConfig::Method::kDac) {
-    // Dynamics-aware coarsening as the authors compare it: every E scaled by r_1 (digest 003
-    // Sec. 9), which for a fixed nu scales the whole elastic energy.
+    // Dynamics-aware coarsening as the authors compare it: every E scaled by r_1 (Chen et al.
+    // 2019 (EigenFit), Secs. 2 and 4.2), which for a fixed nu scales the whole elastic energy.
     SceneConfig scaled = scene;
     const double r1 = ratios.ratios[ratios.rigid];
     for (ObjectConfig& object : scaled.objects) object.material.youngs_scale = r1;

@@ -167,7 +167,7 @@ ObjectCoarsening coarsen_object(const ObjectConfig& object, size_t index,
       out.homogenized.coarse_fields = mixed.coarse_fields;  // the fields the display map uses
     }
   } else if (galerkin) {
-    // K_c = P^T K_f P with P the barycentric interpolation to the fine vertices (Sec. 7.7).
+    // K_c = P^T K_f P, P the barycentric interpolation to the fine vertices (Kharevych Fig. 4.5).
     std::vector<VoigtTensor> fine_tensors;
     for (const LameParameters& l : fine_lame)
       fine_tensors.push_back(isotropic_voigt(l.mu, l.lambda));

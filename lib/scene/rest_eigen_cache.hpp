@@ -1,9 +1,9 @@
 #pragma once
 /// EigenFit's rest eigensolves cached on disk (docs/caches.md). The lowest modes of
-/// K u = lambda M u at rest (digest 003 Sec. 3) depend only on K, M and the mode count, so the
-/// cache key is a hash of exactly those (and of the build): a sweep over anything else (time
-/// step, damping, integrator, steps, ratio overrides) reuses the reference mesh's eigensolve,
-/// which costs about as much as the whole reference run of a linear material.
+/// K u = lambda M u at rest (Chen et al. 2019 (EigenFit), Sec. 3.3.1) depend only on K, M and
+/// the mode count, so the cache key is a hash of exactly those (and of the build): a sweep over
+/// anything else (time step, damping, integrator, steps, ratio overrides) reuses the reference
+/// mesh's eigensolve, which costs about as much as the whole reference run of a linear material.
 #include <filesystem>
 #include <string>
 #include <vector>

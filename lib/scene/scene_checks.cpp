@@ -93,7 +93,7 @@ void check_coarsening(const json& object, const std::string& at, const std::stri
   if (model != "linear" && model != "corotated")
     out.push_back({at + "/material/model",
                    "numerical coarsening homogenizes linear elasticity (Kharevych thesis "
-                   "Sec. 4.3.10): expected 'linear' or 'corotated', found '" +
+                   "Sec. 4.5): expected 'linear' or 'corotated', found '" +
                        model + "'"});
 }
 

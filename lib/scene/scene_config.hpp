@@ -164,7 +164,7 @@ struct CoarseningConfig {
   enum class Method { kNone, kHarmonic, kAverageLame, kGalerkin };
   enum class Boundary { kNeumann, kMixed };
   Method method = Method::kNone;
-  bool coarse_normals = false;  ///< "neumann_normal": "coarse" (thesis Sec. 4.3.7)
+  bool coarse_normals = false;  ///< "neumann_normal": "coarse" (thesis Sec. 4.4.2)
   /// Harmonic problems: pure Neumann, or mixed with the object's fixed Dirichlet vertices
   /// (thesis Sec. 4.3.9).
   Boundary boundary = Boundary::kNeumann;
@@ -256,7 +256,7 @@ struct SolverConfig {
   bool cubature = false;             ///< the modal cubature elastic Hessian in the subspace levels
   int cubature_max_points = 0;       ///< per partition, at most (0: no cap)
   bool cubature_stop_on_miss = false;   ///< cubature_on_miss "stop" (else "continue")
-  bool lag_elastic_hessian = false;     ///< the polish's elastic Hessian lagged (Sec. 2.5)
+  bool lag_elastic_hessian = false;     ///< the polish's elastic Hessian lagged (Sec. 3.7.2)
   int lag_window = 3;                   ///< line-search steps averaged by the lag trigger
   double lag_threshold = 0.5;           ///< refresh when their mean falls below this
   int lag_interval = 5;                 ///< at most one refresh every this many iterations

@@ -1,8 +1,8 @@
 #pragma once
 /// Warns (simrun.log, stderr and run.json "warnings") when EigenFit's per-step mode-tracking
-/// test failed (digest 003 Sec. 8, test 1: fewer than half of the fitted modes still look like
-/// their rest modes, |U^T M U_rest| > 0.6): the ratios may then be applied to other modes'
-/// shapes. stats.csv's eigenfit_tracking_failed has it per step; this says so once, with the
+/// test failed (Chen et al. 2019 (EigenFit), Sec. 3.5: fewer than half of the fitted modes still
+/// look like their rest modes, |U^T M U_rest| > 0.6): the ratios may then be applied to other
+/// modes' shapes. stats.csv's eigenfit_tracking_failed has it per step; this says so once, with the
 /// count, the first step and what the run did about it.
 #include <string>
 

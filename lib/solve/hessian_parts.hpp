@@ -1,6 +1,6 @@
 #pragma once
-/// The Newton matrix handed over in parts, for the multilevel solver of Trusty et al. (digest 002
-/// Alg. 1 and sections 2.5, 5): the elastic Hessian is the expensive part (it visits every tet),
+/// The Newton matrix handed over in parts, for the multilevel solver of Trusty et al. (Alg. 1,
+/// Secs. 3.7.2 and 3.8): the elastic Hessian is the expensive part (it visits every tet),
 /// so the subspace levels use a cubature of it and the full-space polish a lagged copy, while
 /// inertia, damping, contact and friction stay fresh every Newton iteration.
 ///
@@ -26,10 +26,10 @@ struct HessianParts {
   double cubature_seconds = 0.0;
 };
 
-/// When the lagged elastic Hessian is refreshed within a time step (Sec. 2.5): always at the
+/// When the lagged elastic Hessian is refreshed within a time step (Sec. 3.7.2): always at the
 /// step's first Newton iteration; later when the mean of the last `window` line-search step
 /// lengths falls below `threshold`, at most once every `interval` Newton iterations. The paper
-/// gives neither window nor threshold; 3 and 0.5 are the digest's recommendation.
+/// gives neither window nor threshold; 3 and 0.5 are simrun's choice.
 struct ElasticLagSettings {
   bool enabled = false;  ///< false: the elastic Hessian is assembled afresh every iteration
   int window = 3;

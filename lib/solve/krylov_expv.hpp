@@ -1,6 +1,6 @@
 #pragma once
 /// The action of a matrix exponential on a vector, w = exp(t A) v, by Krylov subspaces with
-/// adaptive substeps (Sidje's Expokit `expv`, 1998; Chen thesis Sec. 4.2 and digest 3.7), and
+/// adaptive substeps (Sidje's Expokit `expv`, 1998; Chen thesis Sec. 4.1.1), and
 /// the phi_1 products exponential integrators need, without forming exp(t A) or phi_1(t A):
 ///
 ///   t phi_1(t A) b = [I 0] exp(t [[A, b], [0, 0]]) [0; 1]           (augmented matrix, eq. 4.5)

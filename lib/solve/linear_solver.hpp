@@ -111,8 +111,8 @@ struct IterativeSolverSettings {
   int max_iterations = 10000;  ///< per solve; the last iterate is used when reached
 };
 
-/// Jacobi-preconditioned conjugate gradients, the "IPC-PCG" baseline (Trusty et al., digest 002
-/// item 11). factorize() only stores A and its inverse diagonal (factorizations counts these
+/// Jacobi-preconditioned conjugate gradients, the "IPC-PCG" baseline (Trusty et al. Sec. 4.1,
+/// Fig. 14). factorize() only stores A and its inverse diagonal (factorizations counts these
 /// set-ups); `iterations` sums the CG iterations (stats.csv cg_iters). For symmetric positive
 /// definite A; on an indefinite A it stops at the first direction of non-positive curvature
 /// (truncated CG), which still gives Newton a descent direction.

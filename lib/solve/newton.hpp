@@ -81,7 +81,7 @@ struct NewtonSettings {
   /// residual, so they end), but at most 4 max_iterations iterations run in all; a kept
   /// factorization whose direction the line search rejects is replaced by a fresh one.
   double reuse_contraction = 0.0;
-  /// Trusty et al.'s stop (digest 002 Sec. 2.2, 0 disables): after a step along dx is taken,
+  /// Trusty et al.'s stop (Sec. 3.9, Alg. 1; 0 disables): after a step along dx is taken,
   /// converged when |d| <= direction_tolerance, with d the solver's subspace direction
   /// (LinearSolver::subspace_direction(), the multilevel solver's d_s) or dx for solvers without
   /// one, and |.| the direction_norm below over direction_count (|V|).

@@ -1,5 +1,5 @@
 /// Jacobi-preconditioned conjugate gradients (see linear_solver.hpp: make_pcg_solver): the
-/// "IPC-PCG" baseline of Trusty et al. (digest 002, item 11), Newton with a Jacobi-PCG inner
+/// "IPC-PCG" baseline of Trusty et al. (Sec. 4.1, Fig. 14), Newton with a Jacobi-PCG inner
 /// solve whose iterations stats.csv counts as cg_iters.
 #include <cmath>
 #include <stdexcept>

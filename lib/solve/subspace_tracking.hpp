@@ -1,6 +1,6 @@
 #pragma once
 /// Following the lowest modes of K w = lambda M w from step to step without an eigensolve of
-/// its own (Chen thesis Sec. 6.2's per-step partial eigendecomposition, made cheap): one block
+/// its own (Chen thesis Sec. 6.3.1's per-step partial eigendecomposition, made cheap): one block
 /// subspace iteration with a matrix the step has factorized anyway, A = M + tau D + tau^2 K (or
 /// any positive multiple of K - sigma M with sigma below the spectrum), then a Rayleigh-Ritz
 /// step on (K, M). With D = alpha M + beta K, A^-1 M has the eigenvectors of (K, M) and damps

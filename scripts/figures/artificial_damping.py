@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Artificial damping d/omega vs h*omega of BE, BDF2, TR-BDF2, SDIRK (gamma = 2 - sqrt 2),
-trapezoidal and implicit midpoint (survey Fig. 3; Chen thesis Figs. 6.1/6.2).
+trapezoidal and implicit midpoint (Ascher et al. survey, Sec. 3.2, Fig. 3; Chen thesis Sec. 6.2,
+Figs. 6.1/6.2).
 
 The numbers are measured with the real simrun integrators by the GoogleTest
 tests/figures/artificial_damping_test.cpp (one eigenmode of a small linear cantilever, which is
 exactly the oscillator q'' + w^2 q = 0; d = -2 ln|rho| / h from the per-step decay). That test
-also asserts agreement with the digest's reference table and with the closed forms. This script
-runs it with SIMRUN_FIGURE_CSV set, then writes OUT/artificial_damping.csv and .png and prints
-the table at the digest's h*omega values.
+also asserts agreement with a reference table of the closed forms (4 decimals: the papers plot
+these curves without numbers) and with the closed forms themselves. This script runs it with
+SIMRUN_FIGURE_CSV set, then writes OUT/artificial_damping.csv and .png and prints the table at
+the reference table's h*omega values.
 
 usage: scripts/figures/artificial_damping.py [--test-binary PATH] [--out DIR] [--quick]
                                               [--format png|pdf|svg[,...]]
@@ -56,14 +58,14 @@ def main():
     csv_path = os.path.join(args.out, "artificial_damping.csv")
     shutil.move(raw, csv_path)
 
-    # Table at the digest's h w values (closed forms; the test asserts measured == closed form
-    # to 1e-7 and == the digest table to 6e-5).
-    print("measured d/omega (GoogleTest, real integrators), at the digest table's h*omega:")
+    # Table at the reference table's h w values (closed forms; the test asserts measured ==
+    # closed form to 1e-7 and == the reference table to 6e-5).
+    print("measured d/omega (GoogleTest, real integrators), at the reference table's h*omega:")
     print(f"{'h*omega':>8} " + " ".join(f"{m:>11}" for m in METHODS))
     for target in [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 50, 100]:
         r = min(rows, key=lambda r: abs(math.log(r["h_omega"] / target)))
         print(f"{r['h_omega']:>8.3g} " + " ".join(f"{r['d_over_w_' + m]:>11.4f}" for m in METHODS))
-    # The survey's qualitative claims (digest Sec. 4.4).
+    # The survey's qualitative claims (Ascher et al. survey, Sec. 3.2, around Fig. 3).
     at = lambda hw, m: min(rows, key=lambda r: abs(math.log(r["h_omega"] / hw)))["d_over_w_" + m]
     claims = [
         ("TR-BDF2 damps slightly less than SDIRK (h w = 1, 10)",

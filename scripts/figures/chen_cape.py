@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Chen thesis Figs. 4.9-4.10: a cape (11 x 11 particles, K_l = 50 N/m) attached to a dancing
 character, h = 1/60, energy profiles of ERE, SI, BE and IM. The character's animation is not
-available; as the digest suggests, a scripted moving attachment replaces it
+available, so a scripted moving attachment replaces it
 (scenes/chen_cape.json): the cape (1 x 1 m, 10 g particles, stretch and shear springs, Rayleigh
 alpha = beta = 0.01 as the thesis' cloth) hangs from its top row, which turns one full turn
 about a vertical axis 0.3 m in front of it (the dancer spinning, pi rad/s from t = 0.5 s to

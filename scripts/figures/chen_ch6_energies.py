@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Chen thesis Ch. 6 energy plots on the Table 6.2 stand-ins (digest 000_chen_thesis.md Sec.
+"""Chen thesis Ch. 6 energy plots on the Table 6.2 stand-ins (thesis Sec.
 6.4): Fig. 6.6 (coiled rope, SIERE s = 1 against BE), Fig. 6.8 (the untwisting cuboid in ARAP,
 SIERE against BE, SI), Fig. 6.11 (honeycomb sheet), Fig. 6.12 (Moebius ball, StVK), Fig. 6.13
 (Eiffel Tower in wind), Fig. 6.14 (bridge, ARAP, in wind; 200 steps as the thesis' 200 frames)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Chen thesis Sec. 4.4, Figs. 4.11-4.13: ERE, SI, BE and IM on soft neo-Hookean solids, by
-runtime and energy (digest 000_chen_thesis.md; the thesis gives neither the meshes, the bar sizes,
-the density, the step of Fig. 4.11 nor the bunny's contact model).
+"""Chen thesis Sec. 4.2.3, Figs. 4.11-4.13: ERE, SI, BE and IM on soft neo-Hookean solids, by
+runtime and energy (the thesis gives neither the meshes, the bar sizes, the density, the step of
+Fig. 4.11 nor the bunny's contact model).
 
 Fig. 4.11, twisted soft bar (scenes/chen_twisted_soft_bar.json: 1 x 0.2 x 0.2 m, 20 x 4 x 4
 cubes, 1,600 tets, nu = 0.45, rho = 1000, lumped mass, twisted 180 degrees about its axis and

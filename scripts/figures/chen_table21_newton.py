@@ -3,7 +3,7 @@
 5-particle mass-spring chain, for spring constants k = 1e-1 ... 1e4 N/m.
 
 Setup (the thesis gives 5 particles, 20 frames, h = 0.1 s; topology, masses and gravity are not
-given, see the thesis digest Sec. 5.1): a 1 m chain of 5 particles (4 springs of 0.25 m), 1 kg
+given in Sec. 2.2.1 or Table 2.1): a 1 m chain of 5 particles (4 springs of 0.25 m), 1 kg
 each, pinned at the first particle, released horizontally (along +x) so it swings down under
 gravity (9.81 m/s^2). BE with the thesis' Ch. 4 Newton settings: velocity-residual tolerance
 1e-6, no line search, step halving when Newton stalls (20 iterations at most per solve).

@@ -12,7 +12,7 @@ with SIERE s = 5 and BE.
 
 Scene: scenes/chen_untwisting_cuboid.json (1 x 0.2 x 0.2 m, 25 x 5 x 5 cubes x 5 tets = 3125
 tets, nu = 0.3, rho = 1000, twist 360 degrees, 150 steps; the thesis gives neither the size nor
-the twist, see the thesis digest Sec. 6.4.2). The script runs BE (projected Newton with line
+the twist, see Chen thesis Sec. 6.4.2). The script runs BE (projected Newton with line
 search, at most 50 iterations, tolerance 1e-6) and SI at the scene's twist and at larger twists
 (the twist at which SI fails is itself a result), and reports for every run its status
 and message, and for BE the Newton iterations per step.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""EigenFit (Chen, Levin, Kaufman, Ascher, Pai, SCA 2019; digest 003_eigenfit.md) on the armadillo:
+"""EigenFit (Chen, Levin, Kaufman, Ascher, Pai, SCA 2019; Secs. 4.2-4.3) on the armadillo:
 
 (a) Fig. 8: ARAP armadillo, E = 1e6 Pa, SI, 200 frames (h = 0.01), feet fixed and shaken for 30
     frames, then free; 10 modes. Plain coarse FEM, DAC (E scaled by r_1) and EigenFit, each beside

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""EigenFit (Chen, Levin, Kaufman, Ascher, Pai, SCA 2019; digest 003_eigenfit.md) on a box bar:
+"""EigenFit (Chen, Levin, Kaufman, Ascher, Pai, SCA 2019; Secs. 2 and 4) on a box bar:
 
 (a) Fig. 6: a twisted linear bar (E = 1e5 Pa, nu = 0.45, Rayleigh beta = 0.01, alpha = 0,
     consistent mass, h = 0.01, m = s = 10) fixed at its -x end and released, simulated on a

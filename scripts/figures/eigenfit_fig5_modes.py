@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """EigenFit (Chen et al., SCA 2019) Fig. 5: the first three eigenvalues over time of a soft
 (E = 1e4 Pa) and a stiff (E = 1e5 Pa) neo-Hookean bar, with the per-step mode-tracking test
-(digest 003 Sec. 8 test 1: the step's modes against the rest modes, |U^T M U_rest| > 0.6 in at
+(Sec. 3.5: the step's modes against the rest modes, |U^T M U_rest| > 0.6 in at
 least half of the columns). The paper's claim: the soft bar's modes cross (the tracking test is
 what detects it), the stiff bar's do not.
 

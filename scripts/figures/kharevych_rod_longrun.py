@@ -11,7 +11,7 @@ Scene: scenes/kharevych_rod.json, a neo-Hookean rod 1 x 0.1 x 0.1 m (8 x 2 x 2 c
 "damping": {"viscous": {"k_d": 0.002}} (the explicit form needs k_D w_max^2 h < 2). The thesis
 gives neither the rod's size nor its material constants or k_D: these are our choices. The
 thesis' modified neo-Hookean (Eq. 2.4) is simrun's `neohookean` up to the convention of mu
-(digest 004 Sec. 3.2).
+(Eq. 2.4 has no 1/2 on its isochoric term, so its mu is half the Lame shear modulus).
 
 Checked (both modes): |P| and |L| (energy.csv px..lz) change by < 1e-10 relative over the run;
 undamped: the total energy's deviation from its start over the last third of the run is within

@@ -5,8 +5,8 @@ and SDIRK (gamma = 2 - sqrt 2).
 
 Scene: scenes/survey_fig6_beam.json (32 x 4 x 4 cubes x 5 tets = 2560 tets, 0.8 x 0.1 x 0.1 m,
 E = 1e5 Pa, nu = 0.4, rho = 1000, h = 0.01; size, density, h and duration are not in the paper,
-see the survey digest Sec. 7.1). The integrator is chosen with --set /integrator/type=...
-The paper's claim (digest Sec. 7.1 and claim 6): BE dissipates fastest >> SIERE >
+see the Ascher et al. survey, Sec. 4). The integrator is chosen with --set /integrator/type=...
+The paper's claim (Sec. 4, Fig. 6 and its caption): BE dissipates fastest >> SIERE >
 STR-SBDF2ERE > TR-BDF2 ~ SDIRK, which barely decay.
 
 Measured per integrator: dissipated energy = E_total(0) - E_total(T) (the beam starts at rest

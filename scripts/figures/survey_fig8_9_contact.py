@@ -5,7 +5,7 @@ simrun's own C++ functions: apps/contact_curves samples contact/barrier.hpp's ba
 contact/friction_pair.hpp's friction_f1()/friction_f0() and prints CSV; this script only plots
 and checks what it prints.
 
-How the code's functions relate to the survey's (digest 001 Sec. 8):
+How the code's functions relate to the survey's (Secs. 5.1-5.2):
 - Barrier: simrun evaluates eq. (28) on squared distances, b(d^2, d_hat^2) =
   -(d^2 - d_hat^2)^2 ln(d^2 / d_hat^2) (IPC's form; x = d^2, delta = d_hat^2 in eq. 28), and
   the contact term multiplies it by kappa (docs/contact.md). Curves: d_hat = 1, 0.5, 0.25, 0.1 m

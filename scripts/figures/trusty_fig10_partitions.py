@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trusty et al. (multilevel sparse bases), Figs. 10 and 16: the stiffness-aware k-means
 partitions. Heat-geodesic distances over a stiffness-weighted Laplacian make heat flow faster in
-stiff material, so (digest 002, Sec. 4.1) stiff regions get larger partitions and soft ones
+stiff material, so (Sec. 3.6.1) stiff regions get larger partitions and soft ones
 smaller; the jump penalty (Sec. 3.6.2: tets touching a material interface get c times the
 softest E in the heat weights, c = 0.1-0.5 in the paper) keeps partitions from straddling
 material interfaces. Fig. 10 shows this on a 2D "H" with a stiff inner region, Fig. 16 on the

@@ -3,7 +3,7 @@
 a plane, for E = 1e6 ... 1e10 Pa, solved with Newton + a direct solver (IPC-direct), Newton +
 Jacobi-preconditioned CG (IPC-PCG; the figure's left half) and the paper's multilevel solver (the
 right half). The paper reports Newton iterations, the average CG iterations per linear solve and
-the time. Its claims (digest 002, Fig. 14): Newton-PCG's CG iterations "explode" with E,
+the time. Its claims (Sec. 4.2, Fig. 14): Newton-PCG's CG iterations "explode" with E,
 approaching 10,000 per solve at E = 1e10; the multilevel solver needs a steady 100-200 CG
 iterations per step over E = 1e6 ... 1e10 and is up to 40x faster than IPC-PCG at 1e10 (no other
 per-E numbers are given).

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trusty et al. (multilevel sparse bases), Figs. 3-5: the SMS weights against the three
 alternatives the paper compares them with, at equal DOFs in a pure subspace solve. The paper's
-claims (digest 002, Sec. 3.3 and Sec. 6 table, items 3-5):
+claims (the captions of Figs. 3-5; Sec. 2.1):
   Fig. 3, geometry awareness: a square with a thin cut dropped on a spike. The RBF supports span
     the cut, so the square cannot wrap around the spike; skinning eigenmodes, biharmonic
     coordinates and the SMS weights can.

@@ -3,12 +3,12 @@
 number of SMS handles, pure subspace and with the full-space polish) and Figs. 15/11 (the polish
 iteration count: 0, 10, 20, 40 at a fixed handle count: Newton iterations, time, error).
 
-Paper's claims (digest 002, Sec. 7 and 2.4): the displacement error of a single high-speed step
-against the full-space solution decreases monotonically with the handle count (Fig. 8, up to 192
-handles "nearly indistinguishable"; Fig. 22, 15/47/118 handles); without the polish a sphere
-hitting a spike (64 handles) compresses much less (Fig. 11); with only 10 polish iterations the
-kooshball needs more Newton iterations and is slower than with 40 (Fig. 15, Table 2: 7180 s vs
-1882 s).
+Paper's claims (Figs. 8, 11, 15 and 22; Secs. 3.7.2 and 4.2): the displacement error of a
+single high-speed step against the full-space solution decreases monotonically with the handle
+count (Fig. 8, up to 192 handles "nearly indistinguishable"; Fig. 22, 15/47/118 handles); without
+the polish a sphere hitting a spike (64 handles) compresses much less (Fig. 11); with only 10
+polish iterations the kooshball needs more Newton iterations and is slower than with 40 (Fig. 15,
+Table 2: 7180 s vs 1882 s).
 
 Uses trusty_one_step_error.py (the "single step with two solvers" tool): a CHOLMOD run to the
 state step K with a checkpoint, then step K + 1 from it with each solver; per vertex

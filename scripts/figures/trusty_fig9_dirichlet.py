@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trusty et al. (multilevel sparse bases), Fig. 9: a cantilever beam simulated in the sparse
 material-aware (SMS) subspace of 4 handles, with and without Dirichlet-compatible bases. The
-paper's claim (digest 002, Sec. 3.4 and Fig. 9): without DBC compatibility the SMS bases are
+paper's claim (Sec. 3.5.1 and Fig. 9): without DBC compatibility the SMS bases are
 discontinuous at the pinned end, the beam cannot bend smoothly and deflects less; with them
 (weights vanishing at the fixed vertices and a DBC weight u_DBC in the partition of unity, Eq. 11)
 the deformation is smooth at the clamp and the total deflection greater. The paper shows two

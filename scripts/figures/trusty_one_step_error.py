@@ -2,7 +2,7 @@
 """Trusty et al. (multilevel sparse bases), Fig. 13 and issue 10 part 7: one time step from a
 shared high-contact state with two solvers, and the per-vertex error field between them.
 
-The paper's metric (digest 002, Sec. 7 "Error metric definition"): run a scene to a frame with
+The paper's metric (Sec. 4.1, "Solution Quality", and Fig. 13): run a scene to a frame with
 many contacts, take ONE step from that same state with IPC (a direct solver) and with the
 multilevel solver, and measure per vertex e_v = |x_a - x_b| / L, with L the scene's bounding-box
 diagonal. Paper: max e_v = 1e-2 on the kooshball (the worst scene), smaller on the others;

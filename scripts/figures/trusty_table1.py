@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trusty et al. (multilevel sparse bases), Table 1: the statistics and parameters of every
 scene simrun runs the multilevel solver on, beside the paper's, with the precomputation times
-(digest 002, Sec. 6 Table 1 and Sec. 10 item 9).
+(the paper, Sec. 4, reports no precomputation times).
 
 Columns, as in the paper: |V|, |F| (boundary triangles of the tet meshes), |T|, cubature points,
 |U| (12 x SMS handles), dt, mu (friction), E range, TI (integrator), polish iterations (the
@@ -52,7 +52,7 @@ SCENES = [
     ("Fig. 10 H in a slab", "(Fig. 10, 2D)", "scenes/trusty_fig10_h_shape.json"),
 ]
 QUICK = ["Fig. 9 cantilever", "Fig. 4 layers"]
-# The paper's Table 1 (digest 002 Sec. 6), for the print-out.
+# The paper's Table 1 (Trusty et al. Sec. 4), for the print-out.
 PAPER = [
     ("Basketball hoop", "83k", "160k", "229k", "94k", "2k", 0.01, 0.1, "5e5-1e10", "BDF2", 20),
     ("Basketball", "61k", "124k", "168k", "33k", "1.5k", 0.01, 0.5, "1e7-1e9", "BDF2", 20),

@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
 #include "support/test_paths.hpp"
 
 namespace cli {

@@ -197,7 +197,7 @@ TEST(CoarseningCli, ARunWithUnchangedInputsReusesTheCachedTensors) {
   EXPECT_NE(cli::lines(tmp / "a" / "energy.csv"), cli::lines(tmp / "c" / "energy.csv"));
 }
 
-/// The coarse mass is the fine mass (digest 004 Sec. 7.5), as a user reads it from the tensors
+/// The coarse mass is the fine mass (Kharevych Sec. 4.3.4), as a user reads it from the tensors
 /// file: density x volume summed over the coarse tets, with a denser region (3000 kg/m^3 on
 /// x in [0.6, 0.8], cell faces of the fine mesh) and a coarse mesh reaching 2 cm beyond the bar
 /// on every side, so coarse tets stick out of it. By hand: 0.04 m^3 x 1000 + 0.008 m^3 x 2000 = 56

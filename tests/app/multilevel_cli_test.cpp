@@ -94,10 +94,10 @@ TEST(MultilevelCli, ServesSeveralObjectsEachWithItsOwnHandles) {
 }
 
 TEST(MultilevelCli, CubatureAndLaggedElasticHessianTakeTheSameStepsWithFewerAssemblies) {
-  // The paper's full method (digest 002 Alg. 1, Secs. 2.5 and 5): the subspace levels use the
-  // cubature elastic Hessian, the polish the lagged one. Newton converges to the same tolerance,
-  // so the motion is CHOLMOD's; the full elastic Hessian is assembled once per step plus the
-  // triggered refreshes.
+  // The paper's full method (Trusty et al. Alg. 1, Secs. 3.7.2 and 3.8): the subspace levels use
+  // the cubature elastic Hessian, the polish the lagged one. Newton converges to the same
+  // tolerance, so the motion is CHOLMOD's; the full elastic Hessian is assembled once per step
+  // plus the triggered refreshes.
   TempDir tmp;
   json scene = refined(cli::contact_drop_scene("be"));
   scene["contact"]["friction"] = 0.3;
@@ -227,7 +227,7 @@ TEST(MultilevelCli, ACubatureFitThatMissesItsToleranceContinuesOrStopsAsAsked) {
 }
 
 TEST(MultilevelCli, ThePapersDirectionStopEndsStepsEarlierAndStaysClose) {
-  // Newton stops once |d_s| / (h |V|) < 1e-3 m/s (Trusty et al. Sec. 2.2): fewer iterations
+  // Newton stops once |d_s| / (h |V|) < 1e-3 m/s (Trusty et al. Sec. 3.9): fewer iterations
   // than the residual test; kinetic and gravitational energy within 1 % of the converged run's
   // scale.
   TempDir tmp;

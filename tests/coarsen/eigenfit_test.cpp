@@ -1,4 +1,4 @@
-// EigenFit's pieces on two box meshes of one bar (digest 003): the barycentric embedding, the
+// EigenFit's pieces on two box meshes of one bar (Chen et al. 2019): the barycentric embedding, the
 // rest ratios, and the corrected stiffness K' = K + Y Z^T, whose generalized eigenvalues must be
 // the fine mesh's on the fitted modes and the coarse mesh's elsewhere (linear material).
 #include <gtest/gtest.h>
@@ -85,7 +85,7 @@ TEST(EigenRatios, CoarseMeshIsStifferAndFittedEigenvaluesBecomeTheFineOnes) {
   const EigenRatios r = rest_eigen_ratios(*coarse.model, fine.model.get(), s, 0, {}, "test");
   ASSERT_EQ(r.ratios.size(), s);
   for (int i = 0; i < s; ++i) {
-    // Consistent-mass P1 eigenvalues are Rayleigh-Ritz upper bounds (digest 003 Sec. 2):
+    // Consistent-mass P1 eigenvalues are Rayleigh-Ritz upper bounds (Chen thesis Sec. 2.2.2):
     // the finer (nested) mesh has lower ones.
     EXPECT_LT(r.ratios[i], 1.0) << "mode " << i;
     EXPECT_GT(r.ratios[i], 0.0);

@@ -1,4 +1,4 @@
-// The Galerkin baseline of numerical coarsening (digest 004 Sec. 7.7): K_c = P^T K_f P with P the
+// The Galerkin baseline of numerical coarsening (Kharevych Fig. 4.5): K_c = P^T K_f P with P the
 // barycentric interpolation of the coarse vertices to the fine ones. On a coarse mesh equal to
 // the fine one it is K_f itself, and on any coarse mesh around the fine one it keeps the fine
 // energy of every affine displacement (P reproduces affine fields exactly).

@@ -431,7 +431,7 @@ TEST(HomogenizedTensors, AveragedLameParametersAreTheVolumeWeightedMeans) {
   EXPECT_EQ(cases[2], 1);
 }
 
-/// The coarse density keeps the fine mass (digest 004 Sec. 7.5) with two densities and a coarse
+/// The coarse density keeps the fine mass (Kharevych Sec. 4.3.4) with two densities and a coarse
 /// mesh that is turned and sticks out of the fine one on every side (coarse tets partly or
 /// wholly outside): sum_q rho_q |T_q| = sum_p rho_p |T_p|, here 0.5 (1000 + 3000) kg.
 TEST(HomogenizedTensors, TheCoarseMassIsTheFineMass) {

@@ -1,4 +1,4 @@
-// Exact tet-tet overlap volumes (digest 004 Sec. 7.5) and the AABB tree that finds the pairs:
+// Exact tet-tet overlap volumes (Kharevych Sec. 4.3.7) and the AABB tree that finds the pairs:
 // closed forms (nested and shifted corner tets), degenerate contacts, symmetry, orientation,
 // Monte Carlo estimates, and the partition property of two box meshes of one (or a larger,
 // rotated) box.

@@ -1,12 +1,12 @@
 // Artificial damping d/omega vs h*omega of the implicit integrators, measured with the real
-// integrators (survey digest Sec. 4 / Fig. 3; thesis digest Sec. 3.6 / Figs. 6.1-6.2).
+// integrators (Ascher et al. survey, Sec. 3.2, Fig. 3; Chen thesis Sec. 6.2, Figs. 6.1-6.2).
 //
-// A method applied to q'' + w^2 q = 0 behaves like q'' + d q' + w^2 q = 0 with
-// d = -2 ln|rho| / h, rho the (dominant) per-step amplification root. We run each integrator on a
-// single eigenmode of the small linear cantilever of tests/integrate/oscillator.hpp (24 DOFs,
-// linear material, no damping, no gravity): the integrators are linear maps that keep an
-// eigenmode decoupled from the others, so the mode is exactly the scalar oscillator with
-// w = omega_0 and h = theta / w.
+// A method applied to q'' + w^2 q = 0 (survey Eq. 10, which misprints q'' as q') behaves like
+// q'' + d q' + w^2 q = 0 (Eq. 11) with d = -2 ln|rho| / h, rho the (dominant) per-step
+// amplification root. We run each integrator on a single eigenmode of the small linear cantilever
+// of tests/integrate/oscillator.hpp (24 DOFs, linear material, no damping, no gravity): the
+// integrators are linear maps that keep an eigenmode decoupled from the others, so the mode is
+// exactly the scalar oscillator with w = omega_0 and h = theta / w.
 //
 // Measurement: with x = modal displacement and y = modal velocity / w, the oriented area
 // x_n y_{n+1} - y_n x_{n+1} of two consecutive states is multiplied by |rho|^2 every step for a
@@ -41,7 +41,7 @@ using cplx = std::complex<double>;
 
 const std::vector<std::string> kMethods = {"be", "bdf2", "tr_bdf2", "sdirk2", "trapezoidal", "im"};
 
-/// Closed forms of |rho| for the test equation u' = z u, z = i theta (digest Sec. 4.2).
+/// Closed forms of |rho| for the test equation u' = z u, z = i theta (|R(z)|, survey Sec. 3.2).
 double closed_form_d_over_w(const std::string& m, double theta) {
   const cplx z(0.0, theta);
   double rho = 1.0;
@@ -115,11 +115,12 @@ double measured_d_over_w(const std::string& name, double theta) {
   return NAN;
 }
 
-// Survey digest Sec. 4.3 (BE, BDF2 columns also in the thesis digest Sec. 3.6), 4 decimals.
+// Reference d/w of the closed forms, 4 decimals (survey Fig. 3 and Chen thesis Fig. 6.1 plot
+// these curves without printing numbers).
 struct Row {
   double theta, be, trbdf2, sdirk, bdf2;
 };
-const std::vector<Row> kDigestTable = {
+const std::vector<Row> kReferenceTable = {
     {0.1, 0.0995, 0.0000, 0.0000, 0.0005}, {0.5, 0.4463, 0.0008, 0.0009, 0.0386},
     {1, 0.6931, 0.0059, 0.0063, 0.1380},   {2, 0.8047, 0.0318, 0.0337, 0.2715},
     {3, 0.7675, 0.0662, 0.0702, 0.3127},   {5, 0.6516, 0.1190, 0.1251, 0.3073},
@@ -127,12 +128,12 @@ const std::vector<Row> kDigestTable = {
     {50, 0.1565, 0.0923, 0.0936, 0.0865},  {100, 0.0921, 0.0599, 0.0606, 0.0510},
 };
 
-TEST(ArtificialDamping, MatchesDigestTable) {
+TEST(ArtificialDamping, MatchesReferenceTable) {
   // Tolerance: the table is rounded to 4 decimals (error <= 5e-5); the measurement itself is
   // exact up to the Newton tolerance (1e-10 relative per step) and round-off, i.e. < 1e-8 in
   // d/w (checked against the closed forms below). 6e-5 leaves room for the rounding only.
   const double tol = 6e-5;
-  for (const Row& r : kDigestTable) {
+  for (const Row& r : kReferenceTable) {
     const std::map<std::string, double> expected = {{"be", r.be},          {"bdf2", r.bdf2},
                                                     {"tr_bdf2", r.trbdf2}, {"sdirk2", r.sdirk},
                                                     {"trapezoidal", 0.0},  {"im", 0.0}};
@@ -146,8 +147,8 @@ TEST(ArtificialDamping, MatchesDigestTable) {
 TEST(ArtificialDamping, MatchesClosedFormsAndWritesCsv) {
   std::vector<double> thetas;
   for (int k = 0; k <= 40; ++k) thetas.push_back(std::pow(10.0, -2.0 + 5.0 * k / 40.0));
-  for (const Row& r : kDigestTable) thetas.push_back(r.theta);  // the table's values, exactly
-  thetas.push_back(0.25);                                       // thesis table
+  for (const Row& r : kReferenceTable) thetas.push_back(r.theta);  // the table's values, exactly
+  thetas.push_back(0.25);                                          // printed by the script
   std::sort(thetas.begin(), thetas.end());
   thetas.erase(std::unique(thetas.begin(), thetas.end(),
                            [](double a, double b) { return std::abs(a - b) < 1e-12 * b; }),

@@ -1,4 +1,4 @@
-// Kharevych time adaptivity (thesis Sec. 3.3-3.4, digest 004 Sec. 6; the integrator in
+// Kharevych time adaptivity (thesis Secs. 3.3-3.4; the integrator in
 // integrate/adaptive_variational.hpp): sigma == 1 is the fixed-step integrator; on Skeel's
 // spring the naive scheme's energy error grows and the symplectic one's does not; lambda follows
 // the recursion's convention; the reversible scheme steps back to its start.

@@ -1,4 +1,4 @@
-// Kharevych time adaptivity: the sigma rules' gradients (thesis Sec. 3.3.6, digest 004 Sec. 6.1)
+// Kharevych time adaptivity: the sigma rules' gradients (thesis Sec. 3.3.6)
 // against central differences of their values, on a nonlinear mass-spring chain under gravity.
 #include "integrate/adaptive_sigma.hpp"
 

@@ -22,9 +22,9 @@ struct OrderCase {
   double alpha = 0.5;  ///< variational_alpha's quadrature point
 };
 
-// Orders from the literature: fe, symplectic_euler, si, be: 1 (thesis digest 3.1-3.3, survey
-// 3.1-3.2, 3.7); rk4: 4; verlet, im, trapezoidal: 2 (symmetric methods); bdf2, tr_bdf2, sdirk2: 2
-// (survey 3.3-3.5); sbdf2: 2 on a linear problem, where it coincides with BDF2 (1 in general);
+// Orders from the literature: fe, symplectic_euler, si, be: 1 (Chen thesis Sec. 6.2; Ascher et
+// al. survey, Sec. 3.1); rk4: 4; verlet, im, trapezoidal: 2 (symmetric methods); bdf2, tr_bdf2,
+// sdirk2: 2 (survey Sec. 3.1); sbdf2: 2 on a linear problem, where it equals BDF2 (1 in general);
 // newmark (1/4, 1/2): 2 (gamma = 1/2); generalized_alpha: 2 (Chung-Hulbert). The exponential
 // family (thesis Ch. 4-6, survey eqs. 20-26): siere: 1 (SI on the complement); mssi: 1 (SI with
 // the material stiffness, which is all of K here). sbdf2ere and str_sbdf2ere are SBDF2 and a
@@ -33,7 +33,7 @@ struct OrderCase {
 // printed (survey eqs. 22 and 26c): for F = G = J u the printed step is u1 = (1 + z + z^2/6) u0
 // + O(z^3) for SBDF2ERE and (1 + z + 5 z^2/12) u0 for STR-SBDF2ERE (z = hJ), against e^z = 1 + z
 // + z^2/2 (docs/exponential_integrators.md). ERE is exact on a linear problem and is tested for
-// that below. The variational integrators (Kharevych thesis Eq. 3.4, digest 004 Sec. 5.1):
+// that below. The variational integrators (Kharevych thesis Sec. 3.2.3, Eq. 3.4):
 // alpha = 1/2 (variational_midpoint) is symmetric, order 2; any other alpha is order 1, the
 // explicit ends alpha = 0 and 1 included.
 const OrderCase kCases[] = {

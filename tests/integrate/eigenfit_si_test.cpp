@@ -1,6 +1,6 @@
-// SI with EigenFit (digest 003 Sec. 7) against the dense formula: with the s lowest modes of
-// (K_e(q), M), K_e the elastic stiffness with element Hessians projected to PSD (digest Sec. 5),
-// Y = M U (R - I), Z = M U Lambda,
+// SI with EigenFit (Chen et al. 2019 (EigenFit), Sec. 3.4) against the dense formula: with the s
+// lowest modes of (K_e(q), M), K_e the elastic stiffness with element Hessians projected to PSD
+// (Sec. 3.3.1), Y = M U (R - I), Z = M U Lambda,
 //   (M + h D' + h^2 K') dv = -h (g' + D' v + h K' v),  K' = K + Y Z^T,  D' = D + beta Y_d Z_d^T,
 //   g' = g + Y U^T g_elastic (the correction leaves gravity alone),
 // (Y_d, Z_d) = (Y, Z) for a linear material, the rest modes' (Y_r, Z_r) for rest-stiffness

@@ -1,6 +1,6 @@
-// Energy behaviour the literature predicts (survey digest Secs. 3.1-3.2, 3.7; thesis digest
-// 3.4): IM conserves the energy of a linear system, symplectic Euler and Verlet keep it bounded
-// without drift, BE and SI dissipate it monotonically.
+// Energy behaviour the literature predicts (Ascher et al. survey, Secs. 3.1-3.2; Chen thesis
+// Sec. 6.2; Kharevych thesis Ch. 1, Sec. 3.2.12): IM conserves the energy of a linear system,
+// symplectic Euler and Verlet keep it bounded without drift, BE and SI dissipate it monotonically.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,7 +51,7 @@ TEST(EnergyBehaviour, ImplicitMidpointConservesEnergyOfLinearBody) {
   EXPECT_LT(max_energy_change_of_linear_body("im"), 1e-8);
 }
 
-// Kharevych thesis Sec. 3.4.2 (digest 004 Sec. 5.3 item 5): for quadratic W the variational
+// Kharevych thesis Secs. 3.2.12 and 3.4.2: for quadratic W the variational
 // midpoint conserves 1/2 p^T M^-1 p + W(q) exactly (its prefactored linear path: round-off only).
 TEST(EnergyBehaviour, VariationalMidpointConservesEnergyOfLinearBody) {
   EXPECT_LT(max_energy_change_of_linear_body("variational_midpoint"), 1e-8);
@@ -97,7 +97,7 @@ void expect_monotone_loss(const char* name) {
     previous = e[i];
   }
   std::printf("%s: energy after 2000 steps %.3e of the initial\n", name, e.back() / e0);
-  // BE damping d/w = ln(1 + (h w)^2)/(h w) (thesis digest 3.6) removes most of the energy.
+  // BE damping d/w = ln(1 + (h w)^2)/(h w) (Chen thesis Fig. 6.1) removes most of the energy.
   EXPECT_LT(e.back(), 0.5 * e0) << name;
 }
 
@@ -106,7 +106,7 @@ TEST(EnergyBehaviour, SemiImplicitEulerLosesEnergyMonotonically) { expect_monoto
 
 // The linear-elastic midpoint (Kharevych Sec. 3.4.2): M + h^2/4 K factorized once, one
 // back-solve per step, and the same states as the Newton-based implicit midpoint (the two are
-// the same rule on (q, p = M v), digest 004 Sec. 5.3 item 3).
+// the same rule on (q, p = M v): Kharevych Sec. 3.2.5's midpoint example).
 TEST(VariationalMidpoint, PrefactoredOnLinearBodyAndEqualToImplicitMidpoint) {
   const testing::Cantilever osc;
   IntegratorSettings settings;
@@ -131,7 +131,7 @@ TEST(VariationalMidpoint, PrefactoredOnLinearBodyAndEqualToImplicitMidpoint) {
 }
 
 TEST(Sdirk2, OneFactorizationPerStepOnLinearBody) {
-  // Survey Sec. 3.5: both stages share the matrix M + tau D + tau^2 K.
+  // Survey Sec. 3.1: both stages share the matrix M + tau D + tau^2 K.
   const testing::Cantilever osc;
   Sdirk2 sdirk(IntegratorSettings{});
   const VecX c = VecX::Constant(osc.omega.size(), 1e-4), d = VecX::Zero(osc.omega.size());

@@ -1,4 +1,4 @@
-// Survey Example 2 (digest Sec. 3.6): u' = -1000 u, u(0) = 1, h = 0.1 (z = h lambda = -100).
+// Ascher et al. survey, Sec. 3.1, Example 2: u' = -1000 u, u(0) = 1, h = 0.1 (z = h lambda = -100).
 // The first-order decay is realized by the real integrators on q'' + 1001 q' + 1000 q = 0
 // (lumped mass m, spring k = 1000 m, Rayleigh mass damping 1001 / s), whose first-order form has
 // eigenvalues -1 and -1000. Starting on the lambda = -1000 eigenvector (v = -1000 q), every
@@ -87,7 +87,7 @@ TEST(SurveyExample2, Bdf2StepIsPositive) {
   ASSERT_EQ(bdf2.step(*sys.model, s, kH, stats), Status::kSuccess);
   const double u = s.q[0] - sys.rest[0];
   std::printf("bdf2 u_1 = %.4f (u_-1 = u_0)\n", u);
-  // Survey digest 3.6: u_1 = 1/(1 - 2z/3) = 0.0148 > 0, small.
+  // Survey Example 2: u_1 > 0, close to 0; here 1/(1 - 2z/3) = 0.0148.
   EXPECT_NEAR(u, 1.0 / (1.0 - 2.0 * kZ / 3.0), 1e-9);
   EXPECT_GT(u, 0.0);
   EXPECT_NEAR(s.v[0], -1000.0 * u, 1e-9);  // stays on the fast eigenvector
@@ -122,7 +122,7 @@ TEST(SurveyExample2, TrapezoidalStageOfTrBdf2GoesNearMinusOne) {
   ASSERT_EQ(trbdf2.step(*sys.model, s, kH, stats), Status::kSuccess);
   const double stage = trbdf2.stage_value().q[0] - sys.rest[0];
   std::printf("tr_bdf2 u_1/2 = %.4f, u_1 = %.4f\n", stage, s.q[0] - sys.rest[0]);
-  // Survey digest 3.6: u_{1/2} = (1 + z/4)/(1 - z/4) = -24/26 = -0.923.
+  // Survey Example 2, u ~ -1: u_{1/2} = (1 + z/4)/(1 - z/4) = -24/26 = -0.923.
   EXPECT_NEAR(stage, (1 + kZ / 4) / (1 - kZ / 4), 1e-9);
   EXPECT_LT(stage, -0.9);
 }
@@ -136,7 +136,7 @@ TEST(SurveyExample2, SdirkStageGoesNearMinusOne) {
   const double gamma = 2 - std::sqrt(2.0);
   const double stage = sdirk.stage_value().q[0] - sys.rest[0];
   std::printf("sdirk2 u_gamma = %.4f\n", stage);
-  // Survey digest 3.6: u_gamma = (1 + g z/2)/(1 - g z/2) = -0.934.
+  // Survey Example 2, u_gamma ~ -1: u_gamma = (1 + g z/2)/(1 - g z/2) = -0.934.
   EXPECT_NEAR(stage, (1 + gamma * kZ / 2) / (1 - gamma * kZ / 2), 1e-9);
   EXPECT_LT(stage, -0.9);
 }

@@ -1,6 +1,6 @@
-// Kharevych's time-reversible corotational integrator (thesis Sec. 3.4.2, Eq. 3.33; digest 004
-// Sec. 6.5): stepping back with -h retraces the run; linear momentum is kept; energy and angular
-// momentum stay bounded (not exactly conserved) at a step far beyond Verlet's limit.
+// Kharevych's time-reversible corotational integrator (thesis Sec. 3.4.2, Eq. 3.33): stepping
+// back with -h retraces the run; linear momentum is kept; energy and angular momentum stay
+// bounded (not exactly conserved) at a step far beyond Verlet's limit.
 #include <gtest/gtest.h>
 
 #include <cmath>

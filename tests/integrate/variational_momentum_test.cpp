@@ -1,4 +1,4 @@
-// Kharevych thesis Sec. 3.2.12 (digest 004 Sec. 5.8): a variational integrator keeps the linear
+// Kharevych thesis Sec. 3.2.12 (Eqs. 3.18-3.20): a variational integrator keeps the linear
 // momentum sum p_k and the angular momentum sum q_k x p_k of a free body exactly (up to the
 // nonlinear solve and round-off), however large its deformation. energy.csv reports them
 // (Model::momentum of (q, v = M^-1 p_k)). Backward Euler, not variational, is the control: it

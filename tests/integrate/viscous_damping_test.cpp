@@ -1,5 +1,5 @@
-// The Kharevych step-size independent visco-elastic damping (thesis Sec. 2.3, 3.2.9; digest 004
-// Sec. 4, model/viscous_damping.hpp): its impulse is the gradient of W_d(a, .) (central
+// The Kharevych step-size independent visco-elastic damping (thesis Sec. 2.3, 3.2.9 and Fig. 3.5;
+// model/viscous_damping.hpp): its impulse is the gradient of W_d(a, .) (central
 // differences), vanishes for a rigid motion between a and b, and dissipates the same energy over
 // a fixed time at h and h/2 (k_D in seconds: no factor h). Newmark with numerical damping, the
 // thesis' foil in Fig. 3.5, does not.

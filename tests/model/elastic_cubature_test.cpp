@@ -1,7 +1,7 @@
-// The multilevel solver's cubature elastic Hessian (Trusty et al. Sec. 3.8, digest 002 pitfall
-// 5): sum_k (w_k / V_k) H_k over the sampled elements only, so unit weights on every element give
-// the full elastic Hessian, the quadrature is linear in the weights and an unsampled element
-// adds nothing.
+// The multilevel solver's cubature elastic Hessian (Trusty et al. Sec. 3.8, Eq. 13 on the element
+// Hessians): sum_k (w_k / V_k) H_k over the sampled elements only, so unit weights on every
+// element give the full elastic Hessian, the quadrature is linear in the weights and an unsampled
+// element adds nothing.
 #include <gtest/gtest.h>
 
 #include "model_fixture.hpp"

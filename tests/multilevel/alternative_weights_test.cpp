@@ -1,4 +1,4 @@
-// The comparison weights of Trusty et al. Figs. 3-5 (digest 002 section 10 item 6): compact
+// The comparison weights of Trusty et al. Figs. 3-5 (and their Sec. 2.1): compact
 // RBFs, global biharmonic coordinates and skinning eigenmodes, on the slab fixture of the SMS
 // tests. What each must be: RBF a compact partition of unity, biharmonic coordinates a global
 // interpolating partition of unity, eigenmodes M-orthogonal with the constant first.

@@ -1,4 +1,4 @@
-// The multilevel direction (Trusty et al., digest 002 Algs. 1-2, signs fixed): Galerkin
+// The multilevel direction (Trusty et al. Algs. 1-2, g read as -g as the text intends): Galerkin
 // subspace solves, the fixed-count polish, descent, and convergence to H^{-1} b as the polish
 // grows.
 #include "multilevel/multilevel_solver.hpp"

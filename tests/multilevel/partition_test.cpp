@@ -164,7 +164,7 @@ TEST(Partition, JumpPenaltyKeepsPartitionsOffTheInterface) {
 }
 
 TEST(Partition, AContrastCapGivesTheStiffRegionMorePartitions) {
-  // Pitfall 20: with the plain ratio (1000 here) heat crosses the stiff half at once, so its
+  // With the plain ratio (1000 here) heat crosses the stiff half at once, so its
   // geodesic distances collapse and it ends as few partitions; capping the weight at 10 keeps
   // distances there meaningful.
   const TwoMaterialBox box;

@@ -1,4 +1,4 @@
-// The SMS weights and LBS bases (Trusty et al., digest 002 sections 3.1-3.4): partition of
+// The SMS weights and LBS bases (Trusty et al. Secs. 3.4-3.5.1, Eqs. 7-11): partition of
 // unity, compact support, exact reproduction of affine fields, Dirichlet-aware weights.
 #include <gtest/gtest.h>
 

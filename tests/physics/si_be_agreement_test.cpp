@@ -1,4 +1,4 @@
-// SI and BE are both first order and coincide for linear forces (Chen thesis Sec. 3.3): on a
+// SI and BE are both first order and coincide for linear forces (Chen thesis Sec. 6.2): on a
 // linear-elastic cantilever under gravity their trajectories must agree, and the difference must
 // shrink with dt. BE is run with a tight Newton tolerance so its solve error does not dominate.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// The lag trigger of the multilevel solver's elastic Hessian (Trusty et al. Sec. 2.5, digest 002
-// [REC] window 3, threshold 0.5, at most once every 5 iterations), and Newton with the Hessian in
+// The lag trigger of the multilevel solver's elastic Hessian (Trusty et al. Sec. 3.7.2: at most
+// once every 5 iterations; window 3 and threshold 0.5 are simrun's), and Newton with the Hessian in
 // parts: the same minimizer as with the whole Hessian, one elastic refresh per solve when the
 // steps stay long.
 #include "solve/hessian_parts.hpp"
