@@ -32,9 +32,11 @@ import tempfile
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "figures"))
+import simrun  # noqa: E402
 import voxel_meshes  # noqa: E402
-from organ_stand_in import CENTRE, SEMI_AXES, timed_simrun as run  # noqa: E402
+from organ_stand_in import CENTRE, SEMI_AXES  # noqa: E402
 import organ_stand_in  # noqa: E402
 
 TARGET_STEPS = 20
@@ -43,7 +45,7 @@ TARGET_PAIRS_PER_S = 1e6
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--steps", type=int, default=5, help="fine SI steps timed")
     parser.add_argument("--repeat", type=int, default=3, help="`simrun coarsen` runs timed (medians)")
     parser.add_argument("--quick", action="store_true", help="a ~9k-tet fine mesh (a smoke test, not the target)")
@@ -69,8 +71,8 @@ def main():
         walls, parts = [], []
         for r in range(args.repeat):
             out = os.path.join(work, f"coarsen{r}")
-            _, wall = run([args.simrun, "coarsen", scene_file, "-o", out, "--threads", "1"],
-                          os.path.join(work, "cache_coarsen"))
+            wall = simrun.call(["coarsen", scene_file, "-o", out, "--threads", "1"], binary=args.simrun,
+                               env={"SIMRUN_CACHE_DIR": os.path.join(work, "cache_coarsen")}, check=True).wall_seconds
             with open(os.path.join(out, "report.txt")) as f:
                 report = f.read()
             times = dict(re.findall(r"(overlaps|harmonic solves|tensors) ([0-9.eE+-]+) s", report))
@@ -91,9 +93,9 @@ def main():
         with open(fine_scene_file, "w") as f:
             json.dump(fine_scene, f)
         fine_out = os.path.join(work, "fine")
-        run([args.simrun, "run", fine_scene_file, "-o", fine_out, "--force", "--quiet", "--threads", "1"],
-            os.path.join(work, "cache_fine"))
-        stepping = json.load(open(os.path.join(fine_out, "run.json")))["wall_seconds"]["stepping"]
+        simrun.run(fine_scene_file, fine_out, threads=1, binary=args.simrun,
+                   env={"SIMRUN_CACHE_DIR": os.path.join(work, "cache_fine")})
+        stepping = simrun.read_run(fine_out).wall_seconds["stepping"]
         per_step = stepping / args.steps
 
     print(f"organ stand-in: fine {fine_tets} tets ({tube_fraction * 100:.1f} % stiff tubes), coarse {coarse_tets} "

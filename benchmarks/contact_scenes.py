@@ -22,15 +22,16 @@ contact_ccd_bench kernel (scripts/bench.sh).
 usage: benchmarks/contact_scenes.py [--simrun PATH] [--tets N] [--steps N] [--quick]
 """
 import argparse
-import csv
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import simrun  # noqa: E402
+
 SPLIT = ("contact_pairs_s", "contact_ccd_s", "contact_assembly_s")
 # The whole step's split (stats.csv); the contact columns above are parts of these.
 STEP_SPLIT = ("gradient_s", "hessian_s", "factor_s", "linear_solve_s", "line_search_s")
@@ -57,15 +58,12 @@ def ball_scene(tets, steps, height, speed, contact):
     return scene
 
 
-def run(simrun, work, name, scene):
+def run(binary, work, name, scene):
     path = os.path.join(work, name + ".json")
     with open(path, "w") as f:
         json.dump(scene, f, indent=1)
-    out = os.path.join(work, name)
-    subprocess.run([simrun, "run", path, "-o", out, "--quiet", "--threads", "1", "--force"],
-                   check=True)
-    with open(os.path.join(out, "stats.csv")) as f:
-        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+    out = simrun.run(path, os.path.join(work, name), threads=1, binary=binary)
+    return simrun.read_run(out).stats.rows()
 
 
 def verdict(ok):
@@ -74,7 +72,7 @@ def verdict(ok):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--tets", type=int, default=50000)
     parser.add_argument("--steps", type=int, default=8)
     parser.add_argument("--quick", action="store_true", help="a 3,000-tet ball, 4 steps")

@@ -39,16 +39,16 @@ usage: benchmarks/eigenfit_scenes.py [--simrun PATH] [--pair box|armadillo] [--r
                                      [--quick]
 """
 import argparse
-import csv
 import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import simrun  # noqa: E402
+
 SKIP = 5  # first steps: factorization, linear EigenFit's one-time eigensolve, warm-up
 TRACKED_REFRESH = 10  # "tracked": a Lanczos solve every this many steps, subspace tracking between
 # Per pair: scene, mesh key that sets the resolution, (coarse, fine) values full and quick,
@@ -118,34 +118,29 @@ def run_cold_and_warm(args, scene, material, label, rep, work):
 
 def run(args, scene, material, label, rep, work, cache, tag):
     out = os.path.join(work, f"{label}_{material}_{rep}_{tag}")
-    cmd = [args.simrun, "run", scene, "-o", out, "--quiet", "--threads", "1", "--steps", str(args.steps),
-           "--set", f"/objects/0/material/model={material}"]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout,
-                              env=dict(os.environ, SIMRUN_CACHE_DIR=cache))
-    except subprocess.TimeoutExpired:
+    sets = {"/objects/0/material/model": material}
+    process = simrun.call(simrun.run_arguments(scene, out, sets, steps=args.steps, threads=1, force=False),
+                          binary=args.simrun, timeout=args.timeout, env={"SIMRUN_CACHE_DIR": cache})
+    if process.timed_out:
         return {"failed": f"> {args.timeout} s (capped)"}
-    if proc.returncode != 0:
-        return {"failed": f"exit {proc.returncode}: {proc.stdout.strip()}"}
-    with open(os.path.join(out, "stats.csv")) as f:
-        rows = list(csv.DictReader(f))
-    with open(os.path.join(out, "run.json")) as f:
-        wall = json.load(f)["wall_seconds"]
+    if process.returncode != 0:
+        return {"failed": f"exit {process.returncode}: {process.output.strip()}"}
+    result = simrun.read_run(out)
+    rows = result.stats.rows()
+    wall = result.wall_seconds
     later = rows[SKIP:] if len(rows) > SKIP else rows
-    with open(os.path.join(out, "simrun.log")) as f:
-        tets = re.search(r"(\d+) tets", f.read())
-    return {"tets": int(tets.group(1)) if tets else 0,
-            "step": statistics.median(float(r["wall_s"]) for r in later),
-            "eigen": statistics.median(float(r["eigen_s"]) for r in later),
-            "eigen_mean": statistics.mean(float(r["eigen_s"]) for r in later),
-            "eigen_total": sum(float(r["eigen_s"]) for r in rows),
+    return {"tets": result.counts.get("tets", 0),
+            "step": statistics.median(r["wall_s"] for r in later),
+            "eigen": statistics.median(r["eigen_s"] for r in later),
+            "eigen_mean": statistics.mean(r["eigen_s"] for r in later),
+            "eigen_total": sum(r["eigen_s"] for r in rows),
             "failed_tracking": sum(int(r["eigenfit_tracking_failed"]) for r in rows),
             "stepping": wall["stepping"], "setup": wall["setup"], "total": wall["total"]}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--pair", choices=sorted(PAIRS), default="box")
     parser.add_argument("--reps", type=int, help="repetitions (default: box 3, armadillo 1)")
     parser.add_argument("--steps", type=int, help="steps per run (default: box 150, armadillo 200)")

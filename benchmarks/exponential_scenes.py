@@ -20,37 +20,36 @@ median over repetitions. Prints ratios with PASS/MISS; always exits 0 (benchmark
 usage: benchmarks/exponential_scenes.py [--simrun PATH] [--reps N] [--steps N] [--threads N]
 """
 import argparse
-import csv
-import json
 import os
 import statistics
-import subprocess
+import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import simrun  # noqa: E402
+
 SCENE = os.path.join(ROOT, "scenes", "chen_hanging_ball.json")
 THESIS_SIERE_100_STEPS = 97.0  # Chen thesis Table 6.2, ball 1e8, CPU seconds for 100 frames
 
-FINER = "/objects/0/mesh/tetgen/target_tets=1100"
+# Scene settings per case, {JSON pointer: value}.
+FINER = {"/objects/0/mesh/tetgen/target_tets": 1100}
+SIERE = {"/integrator/type": "siere", "/integrator/modes": 5}
+TRACK = {"/integrator/eigen_update": "subspace", "/integrator/eigen_refresh": 50}
+STIFF = {"/objects/0/material/E": 1e10}
 CASES = {
-    "si_1e8": ["--set", "/integrator/type=si"],
-    "siere_1e8": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5"],
-    "siere_1e10": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5",
-                   "--set", "/objects/0/material/E=1e10"],
-    "siere_track_1e8": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5",
-                        "--set", "/integrator/eigen_update=subspace", "--set", "/integrator/eigen_refresh=50"],
-    "siere_track_1e10": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5",
-                         "--set", "/integrator/eigen_update=subspace", "--set", "/integrator/eigen_refresh=50",
-                         "--set", "/objects/0/material/E=1e10"],
+    "si_1e8": {"/integrator/type": "si"},
+    "siere_1e8": SIERE,
+    "siere_1e10": {**SIERE, **STIFF},
+    "siere_track_1e8": {**SIERE, **TRACK},
+    "siere_track_1e10": {**SIERE, **TRACK, **STIFF},
     # Issue 13 asks for a >= 5k-tet scene: the same ball meshed finer (target_tets 1100 gives
     # 6248 tets, 4986 free DOFs; the scene's 1000 gives 4757 tets).
-    "si_6k": ["--set", "/integrator/type=si", "--set", FINER],
-    "siere_6k": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5", "--set", FINER],
-    "siere_track_6k": ["--set", "/integrator/type=siere", "--set", "/integrator/modes=5",
-                       "--set", "/integrator/eigen_update=subspace", "--set", "/integrator/eigen_refresh=50",
-                       "--set", FINER],
-    "ere_1e8": ["--set", "/integrator/type=ere"],
-    "ere_1e10": ["--set", "/integrator/type=ere", "--set", "/objects/0/material/E=1e10"],
+    "si_6k": {"/integrator/type": "si", **FINER},
+    "siere_6k": {**SIERE, **FINER},
+    "siere_track_6k": {**SIERE, **TRACK, **FINER},
+    "ere_1e8": {"/integrator/type": "ere"},
+    "ere_1e10": {"/integrator/type": "ere", **STIFF},
 }
 
 
@@ -58,31 +57,27 @@ CASES = {
 ERE_STEPS = 5
 
 
-def run(simrun, name, rep, steps, threads, work):
+def run(binary, name, rep, steps, threads, work):
     steps = min(steps, ERE_STEPS) if name.startswith("ere") else steps
     out = os.path.join(work, f"{name}_{rep}")
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", str(threads),
-           "--set", "/output/frames=[]", "--set", f"/time/steps={steps}"] + CASES[name]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        return {"failed": proc.stdout.strip()}
-    with open(os.path.join(out, "stats.csv")) as f:
-        rows = list(csv.DictReader(f))
-    with open(os.path.join(out, "run.json")) as f:
-        record = json.load(f)
-    with open(os.path.join(out, "energy.csv")) as f:
-        energy = [(float(r["total"]), float(r["gravity"])) for r in csv.DictReader(f)]
-    return {"energy": energy,  # (total, gravity) per step: the tracked runs' accuracy below
-            "step": statistics.median(float(r["wall_s"]) for r in rows),
-            "run100": record["wall_seconds"]["stepping"] * 100 / len(rows),  # per 100 steps
-            "krylov_vectors": statistics.median(float(r["krylov_vectors"]) for r in rows),
-            "eigen_products": statistics.median(float(r["eigen_products"]) for r in rows),
-            "factorizations": statistics.median(float(r["factorizations"]) for r in rows)}
+    sets = {"/output/frames": [], "/time/steps": steps, **CASES[name]}
+    process = simrun.call(simrun.run_arguments(SCENE, out, sets, threads=threads, force=False), binary=binary)
+    if process.returncode != 0:
+        return {"failed": process.output.strip()}
+    result = simrun.read_run(out)
+    stats, energy = result.stats, result.energy
+    return {"energy": list(zip(energy["total"].tolist(), energy["gravity"].tolist())),  # (total, gravity) per step:
+            # the tracked runs' accuracy below
+            "step": statistics.median(stats["wall_s"].tolist()),
+            "run100": result.wall_seconds["stepping"] * 100 / stats.num_rows,  # per 100 steps
+            "krylov_vectors": statistics.median(stats["krylov_vectors"].tolist()),
+            "eigen_products": statistics.median(stats["eigen_products"].tolist()),
+            "factorizations": statistics.median(stats["factorizations"].tolist())}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--threads", type=int, default=1)

@@ -32,17 +32,16 @@ usage: benchmarks/multilevel_scenes.py [--simrun PATH] [--tets N,N] [--window N]
            [--partitions N] [--core-E PA] [--scene stressball|shoe|hoop] [--solvers LIST] [--quick]
 """
 import argparse
-import csv
 import json
 import math
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import simrun  # noqa: E402
 RIM_HEIGHT = 0.3  # m, the hoop's rim above the plane
 
 
@@ -146,21 +145,23 @@ def scene(kind, tets, steps, core_E, work):
     }
 
 
-def run(simrun, args, timeout=3600):
-    p = subprocess.run([simrun] + args, capture_output=True, text=True, timeout=timeout)
-    if p.returncode != 0:
-        sys.exit(f"simrun {' '.join(args)} failed ({p.returncode}):\n{p.stderr[-2000:]}")
-    return p.stderr
+def run(binary, path, out, steps, threads, sets=(), start_from=None, checkpoint_every=None, timeout=3600):
+    """simrun run (an exception unless it finishes); returns the output folder as a Run."""
+    extra = ["--checkpoint-every", str(checkpoint_every)] if checkpoint_every else []
+    simrun.run(path, out, sets, steps=steps, threads=threads, start_from=start_from, force=False, extra=extra,
+               binary=binary, timeout=timeout)
+    return simrun.read_run(out)
 
 
-def rows(folder):
-    with open(os.path.join(folder, "stats.csv")) as f:
-        return list(csv.DictReader(f))
+def precompute_seconds(result):
+    """The multilevel precomputation of a run (run.json): partitions, bases and the cubature fit."""
+    seconds = result.wall_seconds
+    return sum(seconds.get(k, 0.0) for k in ("multilevel_partition", "multilevel_bases", "cubature_fit"))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    ap.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     ap.add_argument("--tets", default="6000,30000")
     ap.add_argument("--window", type=int, default=4)
     ap.add_argument("--threads", type=int, default=2)
@@ -178,7 +179,6 @@ def main():
     a = ap.parse_args()
     sizes = [1500] if a.quick else [int(t) for t in a.tets.split(",")]
     window = 2 if a.quick else a.window
-    threads = ["--threads", str(a.threads), "--quiet"]
     results = []
     with tempfile.TemporaryDirectory() as work:
         for tets in sizes:
@@ -186,57 +186,39 @@ def main():
             with open(path, "w") as f:
                 json.dump(scene(a.scene, tets, 40, a.core_E, work), f)
             # The first contact step K (every scene starts 15 mm from contact at 10 m/s).
-            probe = os.path.join(work, f"probe_{tets}")
-            run(a.simrun, ["run", path, "-o", probe, "--steps", "3", "--checkpoint-every", "1"]
-                + threads)
-            first = next((int(r["step"]) for r in rows(probe) if float(r["contacts"]) > 0), None)
+            probe = run(a.simrun, path, os.path.join(work, f"probe_{tets}"), 3, a.threads, checkpoint_every=1)
+            first = next((int(r["step"]) for r in probe.stats.rows() if r["contacts"] > 0), None)
             if first is None or first < 2:
                 sys.exit(f"the {a.scene} first touches at step {first}, expected 2 or 3")
             start = os.path.join(work, f"start_{tets}")
-            run(a.simrun, ["run", path, "-o", start, "--steps", str(first - 1),
-                           "--checkpoint-every", str(first - 1)] + threads)
-            for name, extra in [
-                ("cholmod", []),
-                ("multilevel_matrix_free", ["--set", '/solver/type="multilevel"', "--set",
-                                            f"/solver/partitions={a.partitions}", "--set",
-                                            '/solver/subspace_products="matrix_free"']),
-                ("multilevel_assembled", ["--set", '/solver/type="multilevel"', "--set",
-                                          f"/solver/partitions={a.partitions}", "--set",
-                                          '/solver/subspace_products="assembled"']),
+            run(a.simrun, path, start, first - 1, a.threads, checkpoint_every=first - 1)
+            multilevel = {"/solver/type": "multilevel", "/solver/partitions": a.partitions}
+            for name, sets in [
+                ("cholmod", {}),
+                ("multilevel_matrix_free", {**multilevel, "/solver/subspace_products": "matrix_free"}),
+                ("multilevel_assembled", {**multilevel, "/solver/subspace_products": "assembled"}),
                 # The paper's Hessians: cubature in the subspaces, the elastic part lagged.
-                ("multilevel_paper", ["--set", '/solver/type="multilevel"', "--set",
-                                      f"/solver/partitions={a.partitions}", "--set",
-                                      '/solver/subspace_products="assembled"', "--set",
-                                      "/solver/cubature=true", "--set",
-                                      "/solver/lag_elastic_hessian=true"]),
-                ("multilevel_lagged", ["--set", '/solver/type="multilevel"', "--set",
-                                       f"/solver/partitions={a.partitions}", "--set",
-                                       '/solver/subspace_products="assembled"', "--set",
-                                       "/solver/lag_elastic_hessian=true"]),
+                ("multilevel_paper", {**multilevel, "/solver/subspace_products": "assembled",
+                                      "/solver/cubature": True, "/solver/lag_elastic_hessian": True}),
+                ("multilevel_lagged", {**multilevel, "/solver/subspace_products": "assembled",
+                                       "/solver/lag_elastic_hessian": True}),
             ]:
                 if name not in a.solvers.split(","):
                     continue
-                out = os.path.join(work, f"{name}_{tets}")
-                err = run(a.simrun, ["run", path, "--start-from", start, "--steps",
-                                     str(first - 1 + window), "-o", out, "--threads",
-                                     str(a.threads)] + extra)
-                pre = re.search(r"partition ([0-9.]+) s, bases ([0-9.]+) s", err)
-                fit = re.search(r"cubature \d+ points \([0-9.]+ % of the tets\), fit ([0-9.]+) s", err)
-                mesh = re.search(r"model: \d+ vertices, (\d+) tets", err)
-                handles = re.search(r"(\d+) SMS handles", err)
-                r = rows(out)
-                walls = [float(x["wall_s"]) for x in r]
+                result = run(a.simrun, path, os.path.join(work, f"{name}_{tets}"), first - 1 + window, a.threads,
+                             sets, start_from=start)
+                r = result.stats.rows()
+                walls = [x["wall_s"] for x in r]
                 results.append({
                     "tets": tets, "solver": name,
-                    "mesh_tets": int(mesh.group(1)) if mesh else 0,
-                    "handles": int(handles.group(1)) if handles else 0,
-                    "newton": sum(float(x["newton_iters"]) for x in r),
+                    "mesh_tets": result.counts.get("tets", 0),
+                    "handles": result.counts.get("multilevel", {}).get("sms_handles", 0),
+                    "newton": sum(x["newton_iters"] for x in r),
                     "median_s": statistics.median(walls), "total_s": sum(walls),
-                    "precompute_s": (float(pre.group(1)) + float(pre.group(2)) if pre else 0.0)
-                    + (float(fit.group(1)) if fit else 0.0),
-                    "refreshes": sum(float(x["ml_lag_refreshes"]) for x in r),
-                    "hessian_s": sum(float(x["hessian_s"]) for x in r),
-                    "contacts": max(float(x["contacts"]) for x in r),
+                    "precompute_s": precompute_seconds(result),
+                    "refreshes": sum(x["ml_lag_refreshes"] for x in r),
+                    "hessian_s": sum(x["hessian_s"] for x in r),
+                    "contacts": max(x["contacts"] for x in r),
                 })
     print(f"{'target':>7} {'tets':>7} {'solver':>22} {'handles':>7} {'newton':>7} {'median s':>9} "
           f"{'window s':>9} {'hessian s':>9} {'refreshes':>9} {'precomp s':>9} {'CHOLMOD/this':>12} "

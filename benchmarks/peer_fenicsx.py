@@ -19,7 +19,6 @@ apart (max |du| / max |u|). Without python3-dolfinx it says so and exits 0.
     benchmarks/peer_fenicsx.py [--simrun build/apps/simrun/simrun] [--repeats 2] [--quick]
 """
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -29,7 +28,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "benchmarks", "peer")
 SCENE = os.path.join(ROOT, "benchmarks", "scenes", "peer_cantilever.json")
-sys.path.insert(0, PEER)
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import simrun  # noqa: E402
 
 
 def have_dolfinx():
@@ -47,19 +47,19 @@ def timed(cmd, env):
     return float(line[1]), float(line[2]) / 1024.0, result.stdout + result.stderr
 
 
-def simrun_args(simrun, model, steps, threads, out, cells):
-    args = [simrun, "run", SCENE, "-o", out, "--steps", str(steps), "--threads", str(threads),
-            "--quiet", "--set", '/output={"frames": ["vtu"], "every": 1000000}']
+def simrun_args(model, steps, threads, out, cells):
+    """The `simrun run` arguments of one workload."""
+    sets = {"/output": {"frames": ["vtu"], "every": 1000000}}
     if cells:
-        args += ["--set", "/objects/0/mesh/box/cells=" + cells]
+        sets["/objects/0/mesh/box/cells"] = cells
     if model == "neohookean":
-        args += ["--set", "/objects/0/material/model=neohookean", "--set", "/integrator/type=be"]
-    return args
+        sets.update({"/objects/0/material/model": "neohookean", "/integrator/type": "be"})
+    return simrun.run_arguments(SCENE, out, sets, steps=steps, threads=threads, force=False)
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="a 12x2x2 mesh (checks the setup)")
     args = parser.parse_args()
@@ -68,12 +68,11 @@ def main():
               "(apt-get install python3-dolfinx to run the FEniCSx comparison)")
         return 0
     import numpy as np
-    from vtu import read_point_vectors
 
-    cells = "[12, 2, 2]" if args.quick else ""
+    cells = [12, 2, 2] if args.quick else None
     work = tempfile.mkdtemp(prefix="simrun_peer_")
     mesh_run = os.path.join(work, "mesh")
-    subprocess.run(simrun_args(args.simrun, "linear", 0, 1, mesh_run, cells), check=True)
+    simrun.call(simrun_args("linear", 0, 1, mesh_run, cells), binary=args.simrun, check=True)
     mesh_vtu = os.path.join(mesh_run, "frames", "000000.vtu")
     one = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OMP_THREAD_LIMIT="1")
     fenicsx = ["/usr/bin/python3", os.path.join(PEER, "fenicsx_cantilever.py"), mesh_vtu]
@@ -91,7 +90,8 @@ def main():
                 fx_cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n", str(threads),
                           "-x", "OMP_NUM_THREADS", "-x", "OPENBLAS_NUM_THREADS"] + fx_cmd
             out = os.path.join(work, f"simrun_{model}_{threads}")
-            sr_cmd = simrun_args(args.simrun, model, steps, threads, out, cells)
+            # Timed under /usr/bin/time (its peak RSS) like FEniCSx, hence no simrun.call here.
+            sr_cmd = [simrun.find_binary(args.simrun)] + simrun_args(model, steps, threads, out, cells)
             fx_times, sr_times, fx_mem, sr_mem, fx_text = [], [], [], [], ""
             for _ in range(args.repeats):
                 t, m, fx_text = timed(fx_cmd, one)
@@ -103,14 +103,10 @@ def main():
             newton_fx = fx_text.split("newton_iterations ")[1].split(",")[0]
             # Peak memory of all FEniCSx ranks together (the ranks report their own peaks).
             fx_mem = [float(fx_text.split("rss_total_mib ")[1].split()[0])]
-            with open(os.path.join(out, "stats.csv")) as f:
-                header = f.readline().strip().split(",")
-                newton_sr = sum(int(float(line.split(",")[header.index("newton_iters")]))
-                                for line in f)
-            with open(os.path.join(out, "run.json")) as f:
-                use = json.load(f)["thread_use"]
-            u_sr = read_point_vectors(os.path.join(out, "frames", f"{steps:06d}.vtu"),
-                                      "displacement")
+            result = simrun.read_run(out)
+            newton_sr = sum(int(n) for n in result.stats["newton_iters"].tolist())
+            use = result.record["thread_use"]
+            u_sr = simrun.read_vtu(result.path("frames", f"{steps:06d}.vtu")).point_data["displacement"]
             u_fx = np.load(os.path.join(work, f"{model}.npy"))
             difference = np.abs(u_sr - u_fx).max() / np.abs(u_sr).max()
             fx, sr = statistics.median(fx_times), statistics.median(sr_times)

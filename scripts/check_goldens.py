@@ -12,20 +12,20 @@ Exit 0 when every run matches, 1 otherwise (listing the worst differences).
 review `git diff tests/golden/` before committing.
 """
 import argparse
-import csv
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "tests", "golden")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import simrun  # noqa: E402
 
 
 def read_rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    """The rows of a CSV file, cells as written (the messages quote them)."""
+    return simrun.read_csv(path, as_text=True).rows()
 
 
 def compare(new_rows, old_rows, tolerance):
@@ -52,7 +52,7 @@ def compare(new_rows, old_rows, tolerance):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--bless", action="store_true", help="rewrite the stored goldens")
     parser.add_argument("names", nargs="*", help="only these runs")
     args = parser.parse_args()
@@ -64,11 +64,11 @@ def main():
             if args.names and run["name"] not in args.names:
                 continue
             out = os.path.join(tmp, run["name"])
-            cmd = [args.simrun, "run", os.path.join(ROOT, run["scene"]), "-o", out, "--quiet",
-                   "--set", "/output/frames=[]"] + run["args"]
-            result = subprocess.run(cmd, capture_output=True, text=True)
+            command = simrun.run_arguments(os.path.join(ROOT, run["scene"]), out, {"/output/frames": []},
+                                           force=False, extra=run["args"])
+            result = simrun.call(command, binary=args.simrun)
             if result.returncode != 0:
-                print(f"FAIL {run['name']}: exit {result.returncode}: {result.stderr.strip()}")
+                print(f"FAIL {run['name']}: exit {result.returncode}: {result.output.strip()}")
                 failures += 1
                 continue
             golden = os.path.join(GOLDEN, run["name"] + ".energy.csv")

@@ -4,7 +4,8 @@
 # the reference BLAS it replaces is many times slower on large 3D problems.
 # clang, libclang-rt-14-dev and libomp-dev (clang's OpenMP, only a recommendation of clang) build
 # the fuzz targets and the sanitized tests (scripts/fuzz.sh, scripts/sanitize.sh --quick); ccache
-# makes rebuilds, and CI's build of a fresh clone, reuse what was compiled before.
+# makes rebuilds, and CI's build of a fresh clone, reuse what was compiled before. pyflakes3 lints
+# the Python scripts and package (scripts/check_python.sh, ctest python_lint).
 # Idempotent: does nothing when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
 

@@ -234,8 +234,7 @@ void record_internal_failure(const RunRecording& rec, ProgressReporter* progress
 
 /// The finished, diverged or interrupted run into run.json and simrun.log (which it closes);
 /// an empty message becomes the summary of steps and time.
-void record_outcome(const RunRecording& rec, const Simulation& simulation, RunResult& result,
-                    long expected_steps) {
+void record_outcome(const RunRecording& rec, RunResult& result, long expected_steps) {
   nlohmann::json& record = rec.record;
   const double total_seconds = rec.setup_seconds + result.seconds_total;
   if (result.message.empty())
@@ -246,17 +245,15 @@ void record_outcome(const RunRecording& rec, const Simulation& simulation, RunRe
   record["thread_use"] = thread_report(rec.threads);
   record["message"] = result.message;
   if (!result.warnings.empty()) record["warnings"] = result.warnings;
-  record["wall_seconds"] = {{"total", total_seconds},
-                            {"setup", rec.setup_seconds},
-                            {"stepping", result.seconds_stepping},
-                            {"output", result.seconds_output}};
-  const Model& model = simulation.model();
-  record["counts"] = {{"steps_requested", expected_steps},
-                      {"steps_done", result.steps_done},
-                      {"t_end", std::stod(format_time(result.t_end))},  // 15 digits
-                      {"frames", result.frames_written},
-                      {"vertices", model.num_vertices()},
-                      {"free_dofs", model.num_free()}};
+  // Added to the setup's entries (counts_record, setup_seconds_record).
+  record["wall_seconds"].update({{"total", total_seconds},
+                                 {"setup", rec.setup_seconds},
+                                 {"stepping", result.seconds_stepping},
+                                 {"output", result.seconds_output}});
+  record["counts"].update({{"steps_requested", expected_steps},
+                           {"steps_done", result.steps_done},
+                           {"t_end", std::stod(format_time(result.t_end))},  // 15 digits
+                           {"frames", result.frames_written}});
   write_run_record(rec.settings.out_dir, record);
 
   rec.log << result.status << ": " << result.steps_done << "/" << expected_steps << " steps, "
@@ -330,7 +327,7 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
     if (!options.quiet) std::cerr << "warning: " << warning << "\n";
     log << "warning: " << warning << "\n";
   }
-  record_outcome(rec, simulation, result, expected_steps);
+  record_outcome(rec, result, expected_steps);
   return report_outcome(rec, result, time_limit_reached);
 }
 
@@ -364,7 +361,8 @@ int run_command(const CommonOptions& options, int steps_override) {
   check_output_folder(scene.output.dir, scene.name, scene_file, options.force);
   // Everything that can reject the input happens before the output folder is touched.
   std::vector<std::string> model_notes;
-  auto simulation = build_simulation(scene, &model_notes);
+  SceneCounts counts;
+  auto simulation = build_simulation(scene, &model_notes, &counts);
   notes.insert(notes.end(), model_notes.begin(), model_notes.end());
   for (const std::string& note : unused_integrator_settings(scene.normalized))
     notes.push_back(note);
@@ -390,6 +388,8 @@ int run_command(const CommonOptions& options, int steps_override) {
   nlohmann::json record = base_run_record(scene.normalized, options.command_line);
   if (!scene_file.empty()) record["scene_file"] = scene_file;
   if (start) record["start_from"] = {{"checkpoint", options.start_from}, {"step", start->step}};
+  record["counts"] = counts_record(counts);
+  record["wall_seconds"] = setup_seconds_record(counts);
   write_run_record(settings.out_dir, record);
   // simrun.log: the notes and the closing summary, whatever --quiet says.
   std::ofstream log(settings.out_dir / "simrun.log");
@@ -445,7 +445,8 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   restartable.scene = record_file.string();
   apply_threads(restartable, threads, notes, /*for_run=*/true);
   std::vector<std::string> model_notes;
-  auto simulation = build_simulation(scene, &model_notes);
+  SceneCounts counts;
+  auto simulation = build_simulation(scene, &model_notes, &counts);
   notes.insert(notes.end(), model_notes.begin(), model_notes.end());
   const RunSettings settings = run_settings(scene);
   require(!settings.clock(checkpoint.t0).finished(checkpoint.step),
@@ -470,6 +471,9 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   if (record_before.contains("wall_seconds"))
     resume_entry["previous_wall_seconds"] = record_before["wall_seconds"];
   record["resumes"].push_back(resume_entry);
+  // This segment's build: the sizes are the same, the precomputation times its own.
+  record["counts"] = counts_record(counts);
+  record["wall_seconds"] = setup_seconds_record(counts);
   write_run_record(out, record);
   std::ofstream log(out / "simrun.log", std::ios::app);
   log << options.command_line << "\n";

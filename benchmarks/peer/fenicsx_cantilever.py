@@ -25,13 +25,12 @@ import time
 import numpy as np
 import ufl
 from dolfinx import fem, mesh, nls
-from dolfinx.fem.petsc import (LinearProblem, NonlinearProblem, assemble_matrix,
-                               assemble_vector, create_vector, set_bc)
+from dolfinx.fem.petsc import NonlinearProblem, assemble_matrix, assemble_vector, set_bc
 from mpi4py import MPI
 from petsc4py import PETSc
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vtu import read_vtu  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
 
 E, NU, RHO, DT, GRAVITY = 1e5, 0.3, 1000.0, 0.01, 9.81
 
@@ -40,7 +39,8 @@ def main():
     vtu, model, steps, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     comm = MPI.COMM_WORLD
     start = time.perf_counter()
-    points, tets = read_vtu(vtu) if comm.rank == 0 else (np.zeros((0, 3)), np.zeros((0, 4), np.int64))
+    mesh_data = simrun.read_vtu(vtu) if comm.rank == 0 else None
+    points, tets = (mesh_data.points, mesh_data.tets) if mesh_data else (np.zeros((0, 3)), np.zeros((0, 4), np.int64))
     domain = ufl.Mesh(ufl.VectorElement("Lagrange", ufl.tetrahedron, 1))
     msh = mesh.create_mesh(comm, tets, points, domain)
     V = fem.VectorFunctionSpace(msh, ("Lagrange", 1))

@@ -71,6 +71,22 @@ std::string model_note(const MergedObjects& objects, const Model& model, size_t 
          plural(fixed, "constrained vertex", "constrained vertices");
 }
 
+/// The sizes of the merged model and of each object's piece (after coarsening).
+SceneCounts model_counts(const SceneConfig& scene, const std::vector<ObjectPieces>& pieces,
+                         const MergedObjects& objects, const Model& model, size_t fixed) {
+  SceneCounts counts;
+  counts.vertices = model.num_vertices();
+  counts.tets = objects.num_tets();
+  counts.springs = static_cast<int>(objects.springs.size());
+  counts.free_dofs = model.num_free();
+  counts.constrained_vertices = static_cast<int>(fixed);
+  for (size_t i = 0; i < pieces.size(); ++i)
+    counts.objects.push_back({scene.objects[i].name, pieces[i].mesh.num_vertices(),
+                              pieces[i].mesh.num_tets(),
+                              static_cast<int>(pieces[i].mesh.edges.size())});
+  return counts;
+}
+
 /// False for runs that never factorize a matrix (explicit integrators, the iterative solvers).
 bool run_factorizes(const SceneConfig& scene) {
   static const std::vector<std::string> kExplicit = {"fe", "rk4", "symplectic_euler", "verlet"};
@@ -217,6 +233,7 @@ BuiltModel build_model(const SceneConfig& scene) {
       built.model->restrict_vector(scene_initial_velocities(scene, objects, nodal_mass));
   built.initial.t = 0.0;
   built.notes.push_back(model_note(objects, *built.model, fixed.size()));
+  built.counts = model_counts(scene, pieces, objects, *built.model, fixed.size());
   built.notes.insert(built.notes.end(), obstacles.notes.begin(), obstacles.notes.end());
   return built;
 }
@@ -370,6 +387,7 @@ void install_multilevel_solver(const SceneConfig& scene, BuiltModel& built,
   settings.newton.elastic_lag = {scene.solver.lag_elastic_hessian, scene.solver.lag_window,
                                  scene.solver.lag_threshold, scene.solver.lag_interval};
   add_multilevel_fields(multilevel, built.frames);
+  built.counts.multilevel = multilevel.counts;
 }
 
 /// The mode count fits the free DOFs, and an implicit adaptive step's dense system fits its
@@ -454,7 +472,7 @@ void add_reference_run(const SceneConfig& scene, MeshPair& pair, const Reference
 }  // namespace
 
 std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
-                                             std::vector<std::string>* notes) {
+                                             std::vector<std::string>* notes, SceneCounts* counts) {
   // The integrator first: an unknown name is reported before the meshes are loaded.
   IntegratorSettings settings = integrator_settings(scene);
   make_integrator(scene.integrator.type, settings);
@@ -465,12 +483,15 @@ std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
   if (pair) {
     built.notes.insert(built.notes.end(), pair->notes.begin(), pair->notes.end());
     settings.eigenfit = pair->eigenfit;
+    const TetMesh& fine = pair->reference.frames.mesh;
+    built.counts.reference = SceneCounts::Mesh{fine.num_vertices(), fine.num_tets()};
   }
   const std::string& type = scene.integrator.type;
   if (scene.solver.type == "multilevel") install_multilevel_solver(scene, built, settings);
   settings.newton.direction_count = std::max(1, built.model->num_free() / 3);  // |V|
   require_integrator_fits(scene, settings, *built.model);
   if (notes) *notes = built.notes;
+  if (counts) *counts = built.counts;
   auto simulation = std::make_unique<Simulation>(
       make_system(scene.name, std::move(built), type, settings, scene.time.adaptive));
   add_linear_strain_monitor(*simulation, scene);

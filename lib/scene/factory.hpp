@@ -9,6 +9,7 @@
 #include "integrate/integrator.hpp"
 #include "model/state_projection.hpp"
 #include "scene/scene_config.hpp"
+#include "scene/scene_counts.hpp"
 #include "sim/simulation.hpp"
 
 namespace simrun {
@@ -24,6 +25,7 @@ struct BuiltModel {
   /// the model.
   std::vector<std::unique_ptr<StateProjection>> projections;
   std::vector<std::string> notes;  ///< things worth a log line (re-oriented tets, counts)
+  SceneCounts counts;              ///< the model's sizes (run.json "counts")
   /// Per object coarsened by the harmonic method: its harmonic fields at its (coarse) vertices
   /// and at its reference mesh's vertices, object numbering (for the display map).
   struct CoarsenedFields {
@@ -41,8 +43,10 @@ BuiltModel build_model(const SceneConfig& scene);
 IntegratorSettings integrator_settings(const SceneConfig& scene);
 RunSettings run_settings(const SceneConfig& scene);
 
-/// build_model + the integrator.
+/// build_model + the integrator. `notes`: the log's notes; `counts`: the model's sizes, the
+/// reference mesh's and the multilevel precomputation's (run.json "counts").
 std::unique_ptr<Simulation> build_simulation(const SceneConfig& scene,
-                                             std::vector<std::string>* notes = nullptr);
+                                             std::vector<std::string>* notes = nullptr,
+                                             SceneCounts* counts = nullptr);
 
 }  // namespace simrun

@@ -55,11 +55,11 @@ MultilevelInput multilevel_input(const BuiltModel& built) {
 }
 
 /// Fits the modal cubature on the scene's partitions (cubature.hpp): w_k / V_k per tet; the log
-/// gets the points, the fit time and the worst partition residual.
+/// gets the points, the fit time and the worst partition residual, `counts` the first two.
 CachedCubature fit_scene_cubature(const MultilevelInput& input,
                                   const MultilevelPrecompute& precompute,
-                                  const CubatureSettings& settings,
-                                  std::vector<std::string>& notes) {
+                                  const CubatureSettings& settings, std::vector<std::string>& notes,
+                                  SceneCounts::Multilevel& counts) {
   const Timer timer;
   MatX3 origin = MatX3::Zero(precompute.handles, 3);
   for (int h = 0; h < precompute.handles; ++h)
@@ -75,12 +75,14 @@ CachedCubature fit_scene_cubature(const MultilevelInput& input,
   for (char f : rule.partition_weights_only_fallback) fitted.weights_only_partitions += f ? 1 : 0;
   fitted.worst_residual = rule.partition_residual.size() ? rule.partition_residual.maxCoeff() : 0.0;
   const auto missed = (rule.partition_residual.array() > settings.tolerance).count();
+  counts.cubature_points = static_cast<long>(rule.elements.size());
+  counts.cubature_fit_seconds = timer.seconds();
   char line[320];
   std::snprintf(line, sizeof line,
                 "multilevel: cubature %zu points (%.1f %% of the tets), fit %.2f s, worst "
                 "partition residual %.1e (%ld of %ld partitions above the tolerance %.0e)%s",
                 rule.elements.size(), 100.0 * double(rule.elements.size()) / input.tets.rows(),
-                timer.seconds(), fitted.worst_residual, static_cast<long>(missed),
+                *counts.cubature_fit_seconds, fitted.worst_residual, static_cast<long>(missed),
                 static_cast<long>(rule.partition_residual.size()), settings.tolerance,
                 fitted.weights_only_partitions
                     ? (", " + std::to_string(fitted.weights_only_partitions) +
@@ -92,12 +94,12 @@ CachedCubature fit_scene_cubature(const MultilevelInput& input,
 }
 
 /// The cubature from the cache folder when it holds the rule for this input (`cache_file`
-/// empty: no cache), else fitted (and saved there).
+/// empty: no cache), else fitted (and saved there); `counts` gets its points (and fit time).
 CachedCubature scene_cubature(const MultilevelInput& input, const MultilevelPrecompute& precompute,
                               const CubatureSettings& settings,
                               const std::filesystem::path& cache_file, std::uint64_t hash,
-                              std::vector<std::string>& notes) {
-  if (cache_file.empty()) return fit_scene_cubature(input, precompute, settings, notes);
+                              std::vector<std::string>& notes, SceneCounts::Multilevel& counts) {
+  if (cache_file.empty()) return fit_scene_cubature(input, precompute, settings, notes, counts);
   std::string problem;
   std::optional<CachedCubature> cached =
       load_multilevel_cubature(cache_file, hash, static_cast<int>(input.tets.rows()), &problem);
@@ -111,9 +113,10 @@ CachedCubature scene_cubature(const MultilevelInput& input, const MultilevelPrec
                   static_cast<long>(points), 100.0 * double(points) / input.tets.rows(),
                   cached->worst_residual, cache_file.string().c_str());
     notes.push_back(line);
+    counts.cubature_points = static_cast<long>(points);
     return *cached;
   }
-  const CachedCubature fitted = fit_scene_cubature(input, precompute, settings, notes);
+  const CachedCubature fitted = fit_scene_cubature(input, precompute, settings, notes, counts);
   try {
     save_multilevel_cubature(cache_file, hash, fitted);
     notes.push_back("multilevel: cubature saved to " + cache_file.string());
@@ -272,13 +275,18 @@ MultilevelSolverSetup make_multilevel_solver_setup(const SceneConfig& scene,
 
   const MultilevelSolverSettings solver = solver_settings(scene, *precompute, notes);
   std::shared_ptr<const MultilevelBases> bases = precompute->bases;
-  MultilevelSolverSetup setup{[bases, solver] { return make_multilevel_solver(bases, solver); },
-                              precompute, VecX()};
+  MultilevelSolverSetup setup{
+      [bases, solver] { return make_multilevel_solver(bases, solver); }, precompute, VecX(), {}};
+  setup.counts.sms_handles = precompute->handles;
+  setup.counts.affine_handles = precompute->objects;
+  setup.counts.polish_iterations = solver.fine_iterations;
+  setup.counts.partition_seconds = precompute->partition_seconds;
+  setup.counts.bases_seconds = precompute->basis_seconds;
   if (scene.solver.cubature) {
     CubatureSettings cubature;
     cubature.max_points = scene.solver.cubature_max_points;
     const CachedCubature rule = scene_cubature(input, *precompute, cubature, cache.cubature_file,
-                                               cache.cubature_hash, notes);
+                                               cache.cubature_hash, notes, setup.counts);
     check_cubature_miss(scene, rule, cubature.tolerance, notes);
     setup.cubature_weight = rule.weight;
   }

@@ -7,6 +7,7 @@
 
 #include "multilevel/multilevel_setup.hpp"
 #include "scene/factory.hpp"
+#include "scene/scene_counts.hpp"
 
 namespace simrun {
 
@@ -16,6 +17,7 @@ struct MultilevelSolverSetup {
   /// Per tet w_k / V_k of the fitted cubature rule (0 where not sampled); empty unless the
   /// scene asks for "cubature".
   VecX cubature_weight;
+  SceneCounts::Multilevel counts;  ///< handles, polish iterations, cubature points, times
 };
 
 /// Checks that the scene can use the multilevel solver (an integrator minimizing an incremental

@@ -17,14 +17,15 @@ usage: scripts/figures/artificial_damping.py [--test-binary PATH] [--out DIR] [-
 seconds, so quick and full mode are the same.)
 """
 import argparse
-import csv
 import math
 import os
 import shutil
 import subprocess
 import sys
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 METHODS = ["be", "bdf2", "tr_bdf2", "sdirk2", "trapezoidal", "im"]
@@ -53,8 +54,7 @@ def main():
     for line in proc.stdout.splitlines():
         if line.startswith("max |measured") or "PASSED" in line:
             print(line)
-    with open(raw) as f:
-        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    rows = simrun.read_csv(raw).rows()
     csv_path = os.path.join(args.out, "artificial_damping.csv")
     shutil.move(raw, csv_path)
 

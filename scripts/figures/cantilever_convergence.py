@@ -10,10 +10,12 @@ import csv
 import json
 import math
 import os
-import subprocess
+import sys
 import tempfile
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 L, SIDE, E, RHO = 1.0, 0.05, 1e6, 1000.0
@@ -25,7 +27,7 @@ def euler_bernoulli_f1():
     return beta_l ** 2 / (2 * math.pi * L * L) * math.sqrt(E * inertia / (RHO * area))
 
 
-def first_frequency(simrun, refine, workdir):
+def first_frequency(binary, refine, workdir):
     scene = {
         "name": f"cantilever_r{refine}",
         "objects": [{
@@ -39,14 +41,13 @@ def first_frequency(simrun, refine, workdir):
     with open(path, "w") as f:
         json.dump(scene, f)
     out = os.path.join(workdir, f"out_r{refine}")
-    subprocess.run([simrun, "modes", path, "-n", "1", "-o", out, "--quiet"], check=True)
-    with open(os.path.join(out, "modes.csv")) as f:
-        return float(next(csv.DictReader(f))["frequency_hz"])
+    simrun.call(["modes", path, "-n", "1", "-o", out, "--quiet"], binary=binary, check=True)
+    return float(simrun.read_csv(os.path.join(out, "modes.csv"))["frequency_hz"][0])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="three refinements instead of five")
     plotting.add_format_argument(parser)

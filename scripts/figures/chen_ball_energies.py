@@ -48,15 +48,14 @@ steps, the stiffness x 100 cost over 3 steps, the bounce for 150 steps; no shell
 """
 import argparse
 import csv
-import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HANGING = os.path.join(ROOT, "scenes", "chen_hanging_ball.json")
@@ -69,49 +68,47 @@ CAP_S = 300  # wall-clock cap per run (ERE at stiffness x 100 costs seconds per 
 LABELS = {"si": "SI", "siere": "SIERE s=5", "ere": "ERE", "si_h5": "SI h/5"}
 COLORS = {"si": "C4", "siere": "C0", "ere": "C1", "si_h5": "C3"}
 PLOT_LABELS = {"si": "SI", "siere": r"SIERE $s = 5$", "ere": "ERE", "si_h5": r"SI $h/5$"}
-SIERE = ["--set", "/integrator/modes=5"]
-STIFF_X100 = ["--set", "/objects/0/material/E=1e10", "--set", "/objects/0/regions/0/E=1e8"]
-COARSE = ["--set", '/objects/0/mesh/tetgen={"quality":1.5,"target_tets":0}']
+# Scene settings as (JSON pointer, value) pairs.
+SIERE = [("/integrator/modes", 5)]
+STIFF_X100 = [("/objects/0/material/E", 1e10), ("/objects/0/regions/0/E", 1e8)]
+COARSE = [("/objects/0/mesh/tetgen", {"quality": 1.5, "target_tets": 0})]
 # The hanging ball's shell/core material on the bouncing ball (its centre is at y = 0.5).
-SHELL_CORE_BOUNCE = ["--set", '/objects/0/mesh/tetgen={"quality":2.0,"target_tets":1000}',
-                     "--set", "/objects/0/material/E=1e8", "--set", "/objects/0/material/nu=0.45",
-                     "--set", '/objects/0/regions=[{"select":{"sphere":{"center":[0,0.5,0],'
-                     '"radius":0.08}},"E":1e6}]']
+SHELL_CORE_BOUNCE = [("/objects/0/mesh/tetgen", {"quality": 2.0, "target_tets": 1000}),
+                     ("/objects/0/material/E", 1e8), ("/objects/0/material/nu", 0.45),
+                     ("/objects/0/regions", [{"select": {"sphere": {"center": [0, 0.5, 0], "radius": 0.08}},
+                                             "E": 1e6}])]
+SOFT_FLOOR = [("/obstacles/0/plane/stiffness", 1e4)]
 
 
-def read_csv(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+def read_rows(path):
+    return simrun.read_csv(path).rows() if os.path.exists(path) else []
 
 
-def child_cpu(cmd):
-    """Run cmd with the CAP_S cap; returns (exit code or None if capped, output, CPU seconds)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=CAP_S)
-        rc, message = proc.returncode, proc.stdout.strip()
-    except subprocess.TimeoutExpired:
-        rc, message = None, f"> {CAP_S} s (capped)"
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return rc, message, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+def child_cpu(binary, args):
+    """Run simrun ARGS with the CAP_S cap; returns (exit code or None if capped, output, CPU seconds)."""
+    process = simrun.call(args, binary=binary, timeout=CAP_S)
+    if process.timed_out:
+        return None, f"> {CAP_S} s (capped)", process.cpu_seconds
+    return process.returncode, process.output.strip(), process.cpu_seconds
 
 
-def run(simrun, scene, name, method, sets, work, steps, timed=False):
+def run(binary, scene, name, method, sets, work, steps, timed=False):
     """One simrun run, one thread, capped at CAP_S seconds; returns its energies and stats.
-    timed: also run the same command with 0 steps, so that the CPU time per step (process CPU
-    time minus the 0-step run's, over the steps) leaves out the setup (TetGen, assembly). Unlike
-    stats.csv's wall_s, CPU time does not count waiting for a core on a loaded machine."""
+    sets: (pointer, value) pairs. timed: also run the same command with 0 steps, so that the CPU
+    time per step (process CPU time minus the 0-step run's, over the steps) leaves out the setup
+    (TetGen, assembly). Unlike stats.csv's wall_s, CPU time does not count waiting for a core on
+    a loaded machine."""
     out = os.path.join(work, name)
-    cmd = [simrun, "run", scene, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}"] + (SIERE if method == "siere" else []) + sets
-    setup = child_cpu(cmd + ["-o", out + "_setup", "--steps", "0"])[2] if timed else 0.0
-    rc, message, cpu = child_cpu(cmd + ["-o", out, "--steps", str(steps)])
-    stats = read_csv(os.path.join(out, "stats.csv"))
+    sets = [("/output/frames", []), ("/integrator/type", method)] + (SIERE if method == "siere" else []) + sets
+
+    def args(folder, n):
+        return simrun.run_arguments(scene, folder, sets, steps=n, threads=1, force=False)
+    setup = child_cpu(binary, args(out + "_setup", 0))[2] if timed else 0.0
+    rc, message, cpu = child_cpu(binary, args(out, steps))
+    stats = read_rows(os.path.join(out, "stats.csv"))
     cpu_ms = 1e3 * (cpu - setup) / len(stats) if timed and stats else None
     return {"name": name, "method": method, "rc": rc, "message": message, "cpu_ms": cpu_ms,
-            "energy": read_csv(os.path.join(out, "energy.csv")), "stats": stats}
+            "energy": read_rows(os.path.join(out, "energy.csv")), "stats": stats}
 
 
 def step_cost(r):
@@ -173,7 +170,7 @@ def bounce_metrics(r):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="coarse hanging ball, short runs (see usage)")
     plotting.add_format_argument(parser)
@@ -187,14 +184,14 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         hang = {m: run(args.simrun, HANGING, f"hang_{m}", m, mesh, work, n_hang, timed=True)
                 for m in ("si", "siere", "ere")}
-        hang["si_h5"] = run(args.simrun, HANGING, "hang_si_h5", "si", mesh + ["--set", f"/time/dt={H / 5}"], work,
+        hang["si_h5"] = run(args.simrun, HANGING, "hang_si_h5", "si", mesh + [("/time/dt", H / 5)], work,
                             5 * n_hang)
         stiff = {m: run(args.simrun, HANGING, f"hang_{m}_x100", m, mesh + STIFF_X100, work, n_cost, timed=True)
                  for m in ("si", "siere", "ere")}
         bounce = {m: run(args.simrun, BOUNCING, f"bounce_{m}", m, [], work, n_bounce) for m in ("si", "siere")}
         if not args.quick:  # a softer floor, and the hanging ball's shell/core ball
-            variants = {"k1e4": ["--set", "/obstacles/0/plane/stiffness=1e4"], "shellcore": SHELL_CORE_BOUNCE,
-                        "shellcore_k1e4": SHELL_CORE_BOUNCE + ["--set", "/obstacles/0/plane/stiffness=1e4"]}
+            variants = {"k1e4": SOFT_FLOOR, "shellcore": SHELL_CORE_BOUNCE,
+                        "shellcore_k1e4": SHELL_CORE_BOUNCE + SOFT_FLOOR}
             for v, sets in variants.items():
                 for m in ("si", "siere"):
                     bounce[f"{m}_{v}"] = run(args.simrun, BOUNCING, f"bounce_{m}_{v}", m, sets, work, n_bounce)

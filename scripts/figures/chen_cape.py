@@ -28,8 +28,9 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_cape.json")
@@ -39,14 +40,14 @@ DRIVEN, FREE = (0.5, 2.5), (2.5, 5.0)
 METHODS = [("ere", "ERE"), ("si", "SI"), ("be", "BE"), ("im", "IM")]
 
 
-def run_all(simrun, work, quick):
+def run_all(binary, work, quick):
     """The four integrators at h (and IM at h/8 unless quick) as one `simrun sweep`; energy.csv
     rows per run label."""
     points = [(m, {"/integrator/type": m, "/time/dt": H, "/time/steps": STEPS}) for m, _ in METHODS]
     if not quick:
         points.append(("im_ref", {"/integrator/type": "im", "/time/dt": H / 8, "/time/steps": STEPS * 8}))
-    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "cape", fixed={"/output/frames": []})
-    return {label: sweep_runs.read_rows(os.path.join(runs[label]["dir"], "energy.csv")) for label, _ in points}
+    runs = simrun.run_sweep(SCENE, points, work, "cape", fixed={"/output/frames": []}, binary=binary)
+    return {label: simrun.read_run(runs[label]["dir"]).energy.rows() for label, _ in points}
 
 
 def window_mean(rows, window, key="kinetic"):
@@ -56,7 +57,7 @@ def window_mean(rows, window, key="kinetic"):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="no h/8 reference run")
     plotting.add_format_argument(parser)

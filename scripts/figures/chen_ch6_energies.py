@@ -36,17 +36,17 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 import chen_table62  # noqa: E402
-import plotting  # noqa: E402
-import sweep_runs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LABELS = {"si": "SI", "siere": "SIERE", "be": "BE"}
 # (figure, stand-in, methods, steps full, steps quick, extra settings)
 FIGURES = [
     ("6.6", "rope", ("siere", "be", "si"), 100, 20, []),
-    ("6.8", "cuboid", ("siere", "be", "si"), 150, 50, ["/objects/0/material/model=arap"]),
+    ("6.8", "cuboid", ("siere", "be", "si"), 150, 50, [("/objects/0/material/model", "arap")]),
     ("6.11", "honeycomb", ("siere", "si"), 100, 20, []),
     ("6.13", "tower", ("siere", "si"), 100, 10, []),
     ("6.15", "tree", ("siere", "si"), 100, 10, []),
@@ -60,7 +60,7 @@ TITLES = {"rope": "coiled rope", "cuboid": "untwisting cuboid, ARAP", "honeycomb
 
 def read_energy(out):
     path = os.path.join(out, "energy.csv")
-    return sweep_runs.read_rows(path) if os.path.exists(path) else []
+    return simrun.read_csv(path).rows() if os.path.exists(path) else []
 
 
 def vibration(rows):
@@ -85,7 +85,7 @@ def status(r):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="reduced stand-ins, 10-20 steps")
     parser.add_argument("--cap", type=float, default=900.0, help="CPU seconds per run")
@@ -102,12 +102,12 @@ def main():
             steps = steps_quick if args.quick else steps_full
             sets = list(extra)
             if args.quick and name == "cuboid":
-                sets.append("/objects/0/mesh/box/cells=[13,3,3]")
+                sets.append(("/objects/0/mesh/box/cells", [13, 3, 3]))
             for m in methods:
                 out = os.path.join(work, f"{name}_{m}")
-                run_sets = sets + [f"/integrator/type={m}"]
+                run_sets = sets + [("/integrator/type", m)]
                 if m == "siere":
-                    run_sets.append(f"/integrator/modes={chen_table62.MODES.get(name, 5)}")
+                    run_sets.append(("/integrator/modes", chen_table62.MODES.get(name, 5)))
                 r = chen_table62.run(args.simrun, paths[name], out, steps, args.cap, run_sets)
                 r["energy"] = read_energy(out)
                 results[name, m] = r

@@ -61,14 +61,14 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-import plotting
-import vtu
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHAKEN = os.path.join(ROOT, "scenes", "chen_cloth_shaken.json")
@@ -82,39 +82,30 @@ THESIS_TABLE43 = {"ere": 8.4187, "si": 6.8089, "be": 18.9087, "im": 29.8337}  # 
 SHAKE_END = 1.0  # s, the end of the corners' motion in chen_cloth_shaken.json
 SWING = (0.5, 2.0)  # s, the window after the impact on the sphere
 DAMPINGS = [("scene", "beta = 0.01 (scene)", []),
-            ("light", "beta = 0.001", ["--set", "/damping/stiffness=0.001"])]
+            ("light", "beta = 0.001", [("/damping/stiffness", 0.001)])]
 TIMEOUT = 300  # s per simrun call
 SI_SWEEP = [4, 8, 16, 32]  # full mode, shaken cloth: SI at h/4 .. h/32
 
 
-def read_points(path):
-    """Point coordinates of a simrun VTU frame (Float64, plain or zlib-compressed: vtu.py)."""
-    return np.array(vtu.points(path)).reshape(-1, 3)
-
-
-def simulate(simrun, scene, out, integrator, div, steps, extra, frames=True):
-    """Runs one scene at h = H/div for steps*div steps, a frame every div steps (every H)."""
-    cmd = [simrun, "run", scene, "-o", out, "--quiet", "--threads", "1",
-           "--set", f"/integrator/type={integrator}", "--set", f"/time/dt={H / div!r}",
-           "--set", f"/time/steps={steps * div}", "--set", f"/output/every={div}"] + extra
+def simulate(binary, scene, out, integrator, div, steps, extra, frames=True):
+    """Runs one scene at h = H/div for steps*div steps, a frame every div steps (every H);
+    extra: further (pointer, value) settings."""
+    sets = [("/integrator/type", integrator), ("/time/dt", H / div), ("/time/steps", steps * div),
+            ("/output/every", div)] + extra
     if not frames:
-        cmd += ["--set", "/output/frames=[]"]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
+        sets.append(("/output/frames", []))
+    process = simrun.call(simrun.run_arguments(scene, out, sets, threads=1, force=False), binary=binary,
+                          timeout=TIMEOUT)
+    if process.timed_out:
         return {"rc": None, "status": f"> {TIMEOUT} s (capped)", "message": "", "stepping": float("nan")}
-    with open(os.path.join(out, "run.json")) as f:
-        record = json.load(f)
-    r = {"rc": proc.returncode, "status": record.get("status"), "message": proc.stdout.strip(),
-         "stepping": record["wall_seconds"]["stepping"]}
+    result = simrun.read_run(out)
+    r = {"rc": process.returncode, "status": result.status, "message": process.output.strip(),
+         "stepping": result.wall_seconds["stepping"]}
     if not frames:
         return r
-    with open(os.path.join(out, "energy.csv")) as f:
-        r["energy"] = [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)][::div]
-    with open(os.path.join(out, "stats.csv")) as f:
-        r["stats"] = list(csv.DictReader(f))
-    names = sorted(n for n in os.listdir(os.path.join(out, "frames")) if n.endswith(".vtu"))
-    r["x"] = np.array([read_points(os.path.join(out, "frames", n)) for n in names])
+    r["energy"] = result.energy.rows()[::div]
+    r["stats"] = result.stats.rows()
+    r["x"] = np.array([simrun.read_vtu(frame.path).points for frame in result.frames])
     return r
 
 
@@ -130,17 +121,17 @@ def window_mean(values, t0, t1):
     return float(np.mean(part)) if len(part) else float("nan")
 
 
-def run_scene(simrun, scene, work, tag, steps, ref_div, extra, repeats, methods):
+def run_scene(binary, scene, work, tag, steps, ref_div, extra, repeats, methods):
     """The methods and the reference on one scene; adds per run: kin (kinematic KE), err."""
     with open(scene) as f:
         mass = json.load(f)["objects"][0]["material"]["particle_mass"]
     runs = {}
     for key, integrator, div, _ in methods + [("ref", "rk4", ref_div, "RK4")]:
-        r = simulate(simrun, scene, os.path.join(work, f"{tag}_{key}"), integrator, div, steps, extra)
+        r = simulate(binary, scene, os.path.join(work, f"{tag}_{key}"), integrator, div, steps, extra)
         times = [r["stepping"]]
         if key != "ref":
             for i in range(repeats - 1):
-                times.append(simulate(simrun, scene, os.path.join(work, f"{tag}_{key}_t{i}"), integrator, div,
+                times.append(simulate(binary, scene, os.path.join(work, f"{tag}_{key}_t{i}"), integrator, div,
                                       steps, extra, frames=False)["stepping"])
         r["wall"] = statistics.median(times)
         if "x" in r:
@@ -193,7 +184,7 @@ def write_csv(path, runs_by_tag):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="2 s instead of 5 s, reference RK4 at h/20 instead of h/80, no SI h/2, the sphere "

@@ -32,16 +32,15 @@ usage: scripts/figures/chen_mssi_pendulum.py [--simrun PATH] [--out DIR] [--quic
 """
 import argparse
 import csv
-import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_mssi_pendulum.json")
@@ -53,23 +52,22 @@ RUNS = [("si", "SI", {"/integrator/type": "si"}), ("mssi", "MSSI", {"/integrator
                                                      "/integrator/mssi_form": "literal"})]
 
 
-def read_run(out):
+def outcome(out):
     """energy.csv, stats.csv and run.json's status of a run folder."""
-    energy = sweep_runs.read_rows(os.path.join(out, "energy.csv"))
-    with open(os.path.join(out, "stats.csv")) as f:
-        stats = list(csv.DictReader(f))
-    with open(os.path.join(out, "run.json")) as f:
-        record = json.load(f)
-    return {"status": record.get("status"), "message": record.get("message", ""), "energy": energy,
-            "stats": stats}
+    result = simrun.read_run(out)
+    return {"status": result.status, "message": result.record.get("message", ""),
+            "energy": result.energy.rows(), "stats": result.stats.rows()}
 
 
-def simulate(simrun, work, label, sets, timeout=300):
-    """One run by itself: the timing repeats (a sweep runs each point once)."""
+def simulate(binary, work, label, sets, timeout=300):
+    """One run by itself: the timing repeats (a sweep runs each point once); sets: (pointer,
+    value) pairs. A run past the timeout stops the script (RunError)."""
     out = os.path.join(work, label)
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]"] + sets
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
-    return dict(read_run(out), rc=proc.returncode)
+    process = simrun.call(simrun.run_arguments(SCENE, out, [("/output/frames", [])] + sets, threads=1, force=False),
+                          binary=binary, timeout=timeout)
+    if process.timed_out:
+        simrun.raise_for_status(process, out)
+    return dict(outcome(out), rc=process.returncode)
 
 
 def peak(energy, t0, t1):
@@ -77,12 +75,12 @@ def peak(energy, t0, t1):
 
 
 def step_wall(stats):  # median wall time of one step [s]
-    return statistics.median(float(r["wall_s"]) for r in stats)
+    return statistics.median(r["wall_s"] for r in stats)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="reference RK4 at h = 2e-3 instead of 1e-3, no timing repeats")
@@ -96,22 +94,21 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         points = [(key, sets) for key, _, sets in RUNS]
         points.append(("ref", {"/integrator/type": "rk4", "/time/dt": h_ref, "/time/steps": n_ref}))
-        done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "pendulum",
-                                    fixed={"/output/frames": []}, time_limit=300,
-                                    accept=("finished", "diverged", "failed", "interrupted"))
-        runs = {key: read_run(done[key]["dir"]) for key, _ in points}
+        done = simrun.run_sweep(SCENE, points, work, "pendulum", fixed={"/output/frames": []}, time_limit=300,
+                                accept=("finished", "diverged", "failed", "interrupted"), binary=args.simrun)
+        runs = {key: outcome(done[key]["dir"]) for key, _ in points}
         timing = {}
         if not args.quick:  # cost per step: median of 5 repeats, on the pendulum and on a long chain
             # No gravity, a small uniform velocity: a swinging 2001-particle chain under gravity at
             # h = 0.1 gains energy without bound with MSSI (its explicit geometric stiffness, the
             # thesis' "unstable as size and stiffness increase"), and only the cost is wanted here.
-            chain = ["--set", "/objects/0/mesh/rope/particles=2001", "--set", "/objects/0/mesh/rope/length=200",
-                     "--set", "/objects/0/material/particle_mass=0.01", "--set", "/gravity=[0,0,0]",
-                     "--set", "/objects/0/initial/velocity=[0,0,0.1]"]
+            chain = [("/objects/0/mesh/rope/particles", 2001), ("/objects/0/mesh/rope/length", 200),
+                     ("/objects/0/material/particle_mass", 0.01), ("/gravity", [0, 0, 0]),
+                     ("/objects/0/initial/velocity", [0, 0, 0.1])]
             for key in ("si", "mssi"):
                 for system, extra in (("pendulum", []), ("chain2001", chain)):
                     timed = [simulate(args.simrun, work, f"t_{key}_{system}_{i}",
-                                      ["--set", f"/integrator/type={key}"] + extra) for i in range(5)]
+                                      [("/integrator/type", key)] + extra) for i in range(5)]
                     timing[(key, system)] = (statistics.median(step_wall(r["stats"]) for r in timed),
                                              [r["rc"] for r in timed])
 

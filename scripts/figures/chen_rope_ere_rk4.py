@@ -43,24 +43,23 @@ stay within 0.1 m of RK4 at K_l = 10, or if a run fails with exit 1 or 3.
 """
 import argparse
 import csv
-import json
 import math
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
-import plotting
-import vtu
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_rope_table42.json")
 SPRINGS = 50
 ENERGY_SLACK = 0.01  # J; the energy scale is m g L = 0.98 J
-NEWTON = ["--set", "/integrator/newton/line_search=false", "--set", "/integrator/newton/step_halving=true",
-          "--set", "/integrator/newton/tolerance=1e-6"]
+NEWTON = [("/integrator/newton/line_search", False), ("/integrator/newton/step_halving", True),
+          ("/integrator/newton/tolerance", 1e-6)]
 # Thesis Table 4.2: K_l -> (t_ere, max eps_ere, h_rk = 1/x, t_rk)
 THESIS = {1: (5.2278, 0.0720, 180, 9.7558), 10: (4.9717, 0.0210, 420, 19.0327),
           100: (6.1674, 0.0511, 1080, 41.7449), 1000: (6.6823, 0.1424, 4680, 179.1033)}
@@ -68,44 +67,39 @@ ENERGY_K = 100  # Fig. 4.3c
 
 
 def read_points(path):
-    """Current positions ('Points') of a VTU frame written by simrun (plain or zlib, vtu.py)."""
-    v = vtu.points(path)
-    return [v[i:i + 3] for i in range(0, len(v), 3)]
+    """Current positions ('Points') of a VTU frame written by simrun, as lists [x, y, z]."""
+    return simrun.read_vtu(path).points.tolist()
 
 
 class Runner:
-    def __init__(self, simrun, work, factor):
-        self.simrun, self.work, self.factor, self.count = simrun, work, factor, 0
+    def __init__(self, binary, work, factor):
+        self.binary, self.work, self.factor, self.count = binary, work, factor, 0
 
     def __call__(self, method, kl, damping, j=1, frames=False):
         """Run `method` at h = 1/(60 j) for 2 s; frames every j steps (t = k/60) if asked."""
         self.count += 1
         out = os.path.join(self.work, f"run{self.count}_{method}_{kl:g}_{damping}_{j}")
-        cmd = [self.simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1",
-               "--set", f"/integrator/type={method}", "--set", f"/objects/0/material/stiffness={kl * self.factor:g}",
-               "--set", f"/damping/stiffness_at={damping}",
-               "--set", f"/time/dt={1.0 / (60 * j)!r}", "--set", f"/time/steps={120 * j}",
-               "--set", "/output/frames=" + ('["vtu"]' if frames else "[]"), "--set", f"/output/every={j}"]
-        cmd += NEWTON if method in ("be", "im") else []
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-        except subprocess.TimeoutExpired:
+        sets = [("/integrator/type", method), ("/objects/0/material/stiffness", kl * self.factor),
+                ("/damping/stiffness_at", damping), ("/time/dt", 1.0 / (60 * j)), ("/time/steps", 120 * j),
+                ("/output/frames", ["vtu"] if frames else []), ("/output/every", j)]
+        sets += NEWTON if method in ("be", "im") else []
+        process = simrun.call(simrun.run_arguments(SCENE, out, sets, threads=1, force=False), binary=self.binary,
+                              timeout=300)
+        if process.timed_out:
             return {"rc": "timeout", "message": "> 300 s", "energy": [(0, 0), (0, math.inf)], "stepping": math.nan,
                     "frames": [], "steps": 0}
-        if proc.returncode in (1, 3):
-            sys.exit(f"simrun failed (exit {proc.returncode}): {' '.join(cmd)}\n{proc.stdout}")
-        with open(os.path.join(out, "energy.csv")) as f:
-            rows = list(csv.DictReader(f))
-        with open(os.path.join(out, "run.json")) as f:
-            record = json.load(f)
+        if process.returncode in (1, 3):
+            simrun.raise_for_status(process, out)
+        result = simrun.read_run(out)
+        rows = result.energy.rows()
         pts = []
-        if frames and proc.returncode == 0:
-            pts = [read_points(os.path.join(out, "frames", n)) for n in sorted(os.listdir(os.path.join(out, "frames")))]
+        if frames and process.returncode == 0:
+            pts = [read_points(frame.path) for frame in result.frames]
         # energy at the frame times t = k/60 (every j-th step), keyed by k
-        energy = [(int(r["step"]) // j, float(r["total"])) for r in rows if int(r["step"]) % j == 0]
-        return {"rc": proc.returncode, "message": proc.stdout.strip().replace("simrun: ", "").split("; outputs")[0], "frames": pts,
-                "energy": energy, "all_energy": [float(r["total"]) for r in rows],
-                "stepping": record["wall_seconds"]["stepping"], "steps": int(rows[-1]["step"])}
+        energy = [(int(r["step"]) // j, r["total"]) for r in rows if int(r["step"]) % j == 0]
+        return {"rc": process.returncode, "message": process.output.strip().replace("simrun: ", "").split("; outputs")[0],
+                "frames": pts, "energy": energy, "all_energy": [r["total"] for r in rows],
+                "stepping": result.wall_seconds["stepping"], "steps": int(rows[-1]["step"])}
 
 
 def stable(r):
@@ -157,7 +151,7 @@ def measure(run, kl, damping, methods, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="K_l = 10, 100; rest damping; ERE and RK4; one timing")
     parser.add_argument("--stiffness-per", choices=["spring", "rope"], default="spring",

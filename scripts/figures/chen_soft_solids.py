@@ -22,7 +22,7 @@ conclusions". The floor is soft on purpose: its flat base lands on ~250 vertices
 full mode also reruns the impact on a floor of 1e4 N/m per vertex to show what a stiffer one
 does (the integrators fail there).
 
-Each experiment's runs are one `simrun sweep` (sweep_runs.py; its sweep files stay in the work
+Each experiment's runs are one `simrun sweep` (simrun.run_sweep; its sweep files stay in the work
 folder), run one after another on one thread, each capped at 600 s of wall time.
 
 Measured: per run the exit (0, or 2 with the step where it diverged), the stepping time (sum of
@@ -47,8 +47,9 @@ import subprocess
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
@@ -59,25 +60,25 @@ CAP_S = 600  # wall-clock cap per run
 STIFF_FLOOR = 1e4  # N/m per vertex: the bunny's floor in the check of why ours is soft
 
 
-def read_csv(path):
-    """sweep_runs.read_rows, or no rows when a run stopped before writing the file."""
-    return sweep_runs.read_rows(path) if os.path.exists(path) else []
+def read_rows(path):
+    """The CSV file's rows, or none when a run stopped before writing the file."""
+    return simrun.read_csv(path).rows() if os.path.exists(path) else []
 
 
 def run_series(args, scene, work, name, points, fixed):
-    """One `simrun sweep` (sweep_runs.run_sweep) of `points`, a list of (label, {pointer: value}),
+    """One `simrun sweep` (simrun.run_sweep) of `points`, a list of (label, {pointer: value}),
     each run on one thread after the other (their stepping seconds are compared), capped at CAP_S
     of wall time. Returns {label: exit code (0 finished, 2 diverged or failed, None capped),
     message, energies, steps, stepping seconds, Newton iterations and Krylov vectors per step}."""
     fixed = {"/output/frames": [], **fixed}
-    runs = sweep_runs.run_sweep(args.simrun, scene, points, work, name, fixed=fixed,
-                                accept=("finished", "diverged", "failed", "interrupted"),
-                                time_limit=CAP_S)
+    runs = simrun.run_sweep(scene, points, work, name, fixed=fixed,
+                            accept=("finished", "diverged", "failed", "interrupted"), time_limit=CAP_S,
+                            binary=args.simrun)
     results = {}
     for label, run in runs.items():
-        stats = read_csv(os.path.join(run["dir"], "stats.csv"))
-        energy = read_csv(os.path.join(run["dir"], "energy.csv"))
-        capped = sweep_runs.capped(run)
+        stats = read_rows(os.path.join(run["dir"], "stats.csv"))
+        energy = read_rows(os.path.join(run["dir"], "energy.csv"))
+        capped = simrun.capped(run)
         rc = 0 if run["status"] == "finished" else None if capped else 2
         results[label] = {
             "rc": rc, "message": f"> {CAP_S} s (capped)" if capped else run["message"],
@@ -342,7 +343,7 @@ def plot(args, twist, drop, bunny_res):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="small meshes, short runs (see usage)")
     plotting.add_format_argument(parser)

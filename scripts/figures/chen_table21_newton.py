@@ -24,8 +24,9 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_table21_chain.json")
@@ -34,17 +35,16 @@ THESIS_NEWTON = [20, 20, 39, 45, 70, 80]
 THESIS_BFGS = [59, 100, 205, 614, 1199, 1510]
 
 
-def run(simrun, work):
+def run(binary, work):
     """Total Newton iterations per k: one `simrun sweep` over the spring constant."""
     points = [(k, {"/objects/0/material/stiffness": k}) for k in STIFFNESS]
-    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "table21")
-    return [sum(int(r["newton_iters"]) for r in sweep_runs.read_rows(
-        os.path.join(runs[k]["dir"], "stats.csv"))) for k in STIFFNESS]
+    runs = simrun.run_sweep(SCENE, points, work, "table21", binary=binary)
+    return [sum(int(r["newton_iters"]) for r in simrun.read_run(runs[k]["dir"]).stats.rows()) for k in STIFFNESS]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="same as the full run (it is small)")
     plotting.add_format_argument(parser)

@@ -42,12 +42,12 @@ import argparse
 import csv
 import math
 import os
-import re
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_table41_cylinder.json")
@@ -110,28 +110,26 @@ def strain_sets(eps):
     return {"/objects/0/initial": init}
 
 
-def run(simrun, work, name, points, cap, fixed=None):
+def run(binary, work, name, points, cap, fixed=None):
     """One step per point [(key, settings)], as one `simrun sweep` capped at 600 s a run:
     {key: result} with tau, Krylov vectors, step time, the mesh size and a status (ok, cap: the
     expv substep cap was reached, div, error)."""
     fixed = dict(fixed or {}, **{"/output/frames": [], "/time/steps": 1,
                                  "/integrator/krylov/max_substeps": cap})
-    done = sweep_runs.run_sweep(simrun, SCENE, points, work, name, fixed=fixed, time_limit=600,
-                                accept=("finished", "diverged", "failed", "interrupted"))
+    done = simrun.run_sweep(SCENE, points, work, name, fixed=fixed, time_limit=600,
+                            accept=("finished", "diverged", "failed", "interrupted"), binary=binary)
     results = {}
     for key, _ in points:
         r = done[key]
         result = {"status": None, "message": r["message"], "wall": r["wall_s"] or math.nan,
                   "tau": None, "vectors": None, "step_s": None}
-        path = os.path.join(r["dir"], "simrun.log")
-        log = open(path).read() if os.path.exists(path) else ""
-        m = re.search(r"(\d+) vertices, (\d+) tets, (\d+) free DOFs", log)
-        result["tets"], result["free_dofs"] = (int(m.group(2)), int(m.group(3))) if m else (None, None)
+        outcome = simrun.read_run(r["dir"]) if os.path.exists(os.path.join(r["dir"], "run.json")) else None
+        counts = outcome.counts if outcome else {}
+        result["tets"], result["free_dofs"] = counts.get("tets"), counts.get("free_dofs")
         if r["status"] == "finished":
-            with open(os.path.join(r["dir"], "stats.csv")) as f:
-                row = next(csv.DictReader(f))
+            row = outcome.stats.rows()[0]
             result.update(tau=int(row["krylov_substeps"]), vectors=int(row["krylov_vectors"]),
-                          step_s=float(row["wall_s"]), status="ok")
+                          step_s=row["wall_s"], status="ok")
         elif r["status"] in ("diverged", "failed") and "max_substeps" in (r["message"] or ""):
             result["status"] = "cap"
         elif r["status"] == "diverged":
@@ -150,7 +148,7 @@ def cell(r, cap):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="180-tet cylinder, 3 x 3 runs, no Fig. 4.1")
     parser.add_argument("--write-mesh", action="store_true", help=f"(re)write {os.path.relpath(MESH, ROOT)}")

@@ -50,20 +50,17 @@ usage: scripts/figures/chen_table62.py [--simrun PATH] [--out DIR] [--quick]
 """
 import argparse
 import csv
-import json
 import math
-import re
-import resource
 import shutil
 import signal
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import plotting  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 import standin_meshes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -92,46 +89,23 @@ PEAK_E = {"ball": "/objects/0/material/E", "cuboid": "/objects/0/material/E",
 MODES = {"rope": 1}  # SIERE s; 5 otherwise
 
 
-def run(simrun, scene, out, steps, cap, sets):
+def run(binary, scene, out, steps, cap, sets):
     """One simrun run with a CPU-time cap of `cap` seconds (RLIMIT_CPU: the kernel stops the
     process with SIGXCPU, so the cap does not depend on other jobs' load) and a wall cap of
-    3 * cap + 60 s as a safety net; returns a dict with the outcome and timings."""
-    cmd = [simrun, "run", scene, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/time/steps={steps}"]
-    for s in sets:
-        cmd += ["--set", s]
+    3 * cap + 60 s as a safety net; sets: (pointer, value) pairs; returns a dict with the
+    outcome and timings."""
     shutil.rmtree(out, ignore_errors=True)  # our own run folder from an earlier --keep run
-    start = time.monotonic()
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    limit = max(1, int(math.ceil(cap)))
-
-    def cpu_cap():
-        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=cpu_cap)
-    try:
-        text, _ = proc.communicate(timeout=3 * cap + 60)
-    except subprocess.TimeoutExpired:
-        # SIGTERM, then SIGKILL (a job started in the background may have SIGINT ignored).
-        proc.terminate()
-        try:
-            text, _ = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            text, _ = proc.communicate()
-    stopped = proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL, -signal.SIGTERM)
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # runs are sequential: this child only
-    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    rows = []
-    if os.path.exists(os.path.join(out, "stats.csv")):
-        with open(os.path.join(out, "stats.csv")) as f:
-            rows = list(csv.DictReader(f))
-    record = {}
-    if os.path.exists(os.path.join(out, "run.json")):
-        with open(os.path.join(out, "run.json")) as f:
-            record = json.load(f)
+    args = simrun.run_arguments(scene, out, [("/output/frames", []), ("/time/steps", steps)] + sets,
+                                threads=1, force=False)
+    process = simrun.call(args, binary=binary, timeout=3 * cap + 60, cpu_limit=cap)
+    stopped = process.returncode in (-signal.SIGXCPU, -signal.SIGKILL, -signal.SIGTERM)
+    cpu = process.cpu_seconds  # runs are sequential: this child only
+    stats = os.path.join(out, "stats.csv")
+    rows = simrun.read_csv(stats).rows() if os.path.exists(stats) else []
+    record = simrun.read_run(out).record if os.path.exists(os.path.join(out, "run.json")) else {}
     done = len(rows)
     if stopped:  # simrun writes stats.csv row by row; run.json is not finished then
-        wall = sum(float(r["wall_s"]) for r in rows)
+        wall = sum(r["wall_s"] for r in rows)
     else:
         wall = record.get("wall_seconds", {}).get("stepping", float("nan"))
         setup = record.get("wall_seconds", {}).get("setup", 0.0)
@@ -140,15 +114,15 @@ def run(simrun, scene, out, steps, cap, sets):
     seconds = cpu if stopped else max(cpu - setup, 0.0)
 
     def mean(key):  # per step, over the steps done
-        vals = [float(r[key]) for r in rows if key in r]
+        vals = [r[key] for r in rows if key in r]
         return sum(vals) / len(vals) if vals else float("nan")
-    return {"rc": proc.returncode, "stopped": stopped, "steps": done, "seconds": seconds, "wall": wall,
+    return {"rc": process.returncode, "stopped": stopped, "steps": done, "seconds": seconds, "wall": wall,
             # stopped: the step in progress is unfinished, so cpu / (done + 1) is a lower bound
             # of the mean step (if later steps cost no less than earlier ones, as for ERE here)
             "per100": seconds * 100.0 / (done + 1 if stopped else done) if done or stopped else float("nan"),
             "status": "stopped" if stopped else record.get("status", "?"),
-            "message": record.get("message", "") or (text.strip().splitlines() or [""])[-1],
-            "elapsed": time.monotonic() - start, "krylov_vectors": mean("krylov_vectors"),
+            "message": record.get("message", "") or (process.output.strip().splitlines() or [""])[-1],
+            "elapsed": process.wall_seconds, "krylov_vectors": mean("krylov_vectors"),
             "work": mean("factorizations") + mean("solves") + mean("eigen_products")}
 
 
@@ -184,10 +158,10 @@ def scene_paths(out, quick):
     return paths, sizes
 
 
-def validate(simrun, path):
-    proc = subprocess.run([simrun, "validate", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"simrun validate {path} failed:\n{proc.stdout[-2000:]}")
+def validate(binary, path):
+    process = simrun.call(["validate", path], binary=binary)
+    if not process.ok:
+        sys.exit(f"simrun validate {path} failed:\n{process.output[-2000:]}")
 
 
 def quick_mode(args, paths, sizes, work):
@@ -200,7 +174,7 @@ def quick_mode(args, paths, sizes, work):
         for method, steps in (("si", 5), ("siere", 5), ("ere", 1)):
             out = os.path.join(work, f"honeycomb_{method}_{E:g}")
             res[method, E] = run(args.simrun, paths["honeycomb"], out, steps, 60,
-                                 [f"/integrator/type={method}", f"{PEAK_E['honeycomb']}={E}"])
+                                 [("/integrator/type", method), (PEAK_E["honeycomb"], E)])
     print(f"honeycomb {sizes['honeycomb'][1]} tets, stiff edges E = 1e8 / 1e10 (soft walls 1e6), h = 0.01")
     print(f"{'method':>6} {'E':>6} {'exit':>4} {'steps':>5} {'step [ms]':>9} {'krylov vec/step':>15} "
           f"{'solver work/step':>16}")
@@ -228,19 +202,17 @@ def full_mode(args, paths, sizes, work):
         validate(args.simrun, paths[name])
         if name not in sizes:  # simrun builds these meshes: count them in a 0-step run's frame
             out = os.path.join(work, f"{name}_count")
-            subprocess.run([args.simrun, "run", paths[name], "-o", out, "--quiet", "--threads", "1",
-                            "--set", "/time/steps=0"], stdout=subprocess.DEVNULL, check=True)
-            with open(os.path.join(out, "frames", "000000.vtu")) as f:
-                m = re.search(r'NumberOfPoints="(\d+)" NumberOfCells="(\d+)"', f.read(4000))
-            sizes[name] = (int(m.group(1)), int(m.group(2)))
+            simrun.run(paths[name], out, {"/time/steps": 0}, threads=1, force=False, binary=args.simrun)
+            frame = simrun.read_run(out).frame(0)
+            sizes[name] = (frame.num_points, frame.num_cells)
     results = []
     t_start = time.monotonic()
     for label, name, E, *thesis in rows:
         res = {}
         for method in METHODS:
-            sets = [f"/integrator/type={method}", f"{PEAK_E[name]}={E:g}"]
+            sets = [("/integrator/type", method), (PEAK_E[name], E)]
             if method == "siere":
-                sets.append(f"/integrator/modes={MODES.get(name, 5)}")
+                sets.append(("/integrator/modes", MODES.get(name, 5)))
             cap = args.ere_cap if method == "ere" else args.cap
             out = os.path.join(work, f"{name}_{method}_{E:g}")
             res[method] = run(args.simrun, paths[name], out, args.steps, cap, sets)
@@ -345,7 +317,7 @@ def plot(args, results):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="reduced stand-ins, honeycomb stiffness check only")
     parser.add_argument("--steps", type=int, default=100, help="steps per run (full mode)")

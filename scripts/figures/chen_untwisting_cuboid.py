@@ -41,8 +41,9 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "chen_untwisting_cuboid.json")
@@ -52,11 +53,11 @@ MODES = [5, 6, 10, 20]
 SPIN = {"/objects/0/initial/angular_velocity": [5, 0, 0], "/damping/stiffness": 0.005}
 
 
-def read_run(r, method, angle):
+def run_summary(r, method, angle):
     """One run's energies, Newton iterations and end status from its folder."""
-    energy = sweep_runs.read_rows(os.path.join(r["dir"], "energy.csv"))
-    with open(os.path.join(r["dir"], "stats.csv")) as f:
-        iters = [int(e["newton_iters"]) for e in csv.DictReader(f)]
+    result = simrun.read_run(r["dir"])
+    energy = result.energy.rows()
+    iters = [int(n) for n in result.stats["newton_iters"].tolist()]
     return {"method": method, "angle": angle, "finished": r["status"] == "finished",
             "status": r["status"], "message": r["message"], "energy": energy, "iters": iters}
 
@@ -89,7 +90,7 @@ def half_life(r):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="10 x 2 x 2 cubes (200 tets), 40 steps instead of 25 x 5 x 5, 150 steps")
@@ -117,9 +118,9 @@ def main():
               for label, method, angle, sets in jobs]
     with tempfile.TemporaryDirectory() as work:
         # Two runs at a time, one thread each. Divergence and failure are results here.
-        done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "cuboid", fixed=fixed, jobs=2,
-                                    accept=("finished", "diverged", "failed"))
-        runs = [read_run(done[key], key[0], key[1]) for key, _ in points]
+        done = simrun.run_sweep(SCENE, points, work, "cuboid", fixed=fixed, jobs=2,
+                                accept=("finished", "diverged", "failed"), binary=args.simrun)
+        runs = [run_summary(done[key], key[0], key[1]) for key, _ in points]
 
     steps = max(len(r["energy"]) for r in runs)
     csv_path = os.path.join(args.out, "chen_untwisting_cuboid.csv")
@@ -180,11 +181,11 @@ def main():
         n = min(len(x), len(y))
         return max(abs(x[i] - y[i]) for i in range(n)) / x[0]
     if set(siere_ok) >= {5, 6, 20}:
-        print(f"Fig. 6.7e: max |elastic(s) - elastic(s = 20)| / E0: "
+        print("Fig. 6.7e: max |elastic(s) - elastic(s = 20)| / E0: "
               + ", ".join(f"s = {s}: {gap(f'siere_s{s}', 'siere_s20'):.3f}" for s in MODES[:-1]))
     failures = []
     siere_at = {r["angle"]: r for r in runs if r["method"] == "siere_s5"}
-    print(f"  SIERE s = 5 where SI failed: " + (", ".join(
+    print("  SIERE s = 5 where SI failed: " + (", ".join(
         f"{a} deg {'finished' if siere_at[a]['finished'] else siere_at[a]['status']}" for a in si_fail)
         or "(SI failed nowhere)"))
     for a in si_fail:

@@ -46,8 +46,9 @@ import subprocess
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_armadillo.json")
@@ -101,16 +102,16 @@ def fixed_settings(p):
 
 
 def run_points(args, scene, work, name, points, fixed):
-    return sweep_runs.run_sweep(args.simrun, scene, points, work, name, fixed=fixed, jobs=args.jobs,
-                                threads=1, time_limit=args.p["time_limit"])
+    return simrun.run_sweep(scene, points, work, name, fixed=fixed, jobs=args.jobs, threads=1,
+                            time_limit=args.p["time_limit"], binary=args.simrun)
 
 
 def errors(run):
-    return sweep_runs.read_rows(os.path.join(run["dir"], "error.csv"))
+    return simrun.read_run(run["dir"]).table("error").rows()
 
 
 def ratios(run):
-    return sweep_runs.read_rows(os.path.join(run["dir"], "ratios.csv"))
+    return simrun.read_run(run["dir"]).table("ratios").rows()
 
 
 def mean_max_error(run):
@@ -175,11 +176,11 @@ def tracking_summary(runs):
     mean max position error of each, the largest relative difference of the fitted eigenvalues,
     and the Lanczos solves of each."""
     exact, tracked = runs["eigenfit"], runs["tracked"]
-    lam = {k: sweep_runs.read_rows(os.path.join(r["dir"], "eigenvalues.csv")) for k, r in
+    lam = {k: simrun.read_run(r["dir"]).table("eigenvalues").rows() for k, r in
            (("exact", exact), ("tracked", tracked))}
     columns = [c for c in lam["exact"][0] if c.startswith("lambda_")]
     gap = max(abs(b[c] / a[c] - 1) for a, b in zip(lam["exact"], lam["tracked"]) for c in columns)
-    solves = {k: int(sum(r["eigen_solves"] for r in sweep_runs.read_rows(os.path.join(run["dir"], "stats.csv"))))
+    solves = {k: int(sum(r["eigen_solves"] for r in simrun.read_run(run["dir"]).stats.rows()))
               for k, run in (("exact", exact), ("tracked", tracked))}
     summary = {"exact": mean_max_error(exact), "tracked": mean_max_error(tracked), "gap": gap,
                "solves": solves}
@@ -231,7 +232,7 @@ def table3(args, scene, work, fig8_runs):
     rows = []
     for label in [f"{e:g}" for e in args.p["E"]] + ([] if args.quick else ["het"]):
         coarse, fit = mean_max_error(runs[f"none_{label}"]), mean_max_error(runs[f"eigenfit_{label}"])
-        stats = sweep_runs.read_rows(os.path.join(runs[f"eigenfit_{label}"]["dir"], "stats.csv"))
+        stats = simrun.read_run(runs[f"eigenfit_{label}"]["dir"]).stats.rows()
         e = float(label) if label != "het" else math.nan
         rows.append({"E": label if label == "het" else e, "coarse_err": coarse, "eigenfit_err": fit,
                      "ratio": fit / coarse, "paper": TABLE3_PAPER.get(e, math.nan),
@@ -290,7 +291,7 @@ def plot(args, rows8, rows9, rows3):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="small meshes, few steps (CI)")
     parser.add_argument("--jobs", type=int, default=None, help="runs at once (default: 2, quick 1)")

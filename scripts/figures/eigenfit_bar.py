@@ -40,18 +40,16 @@ usage: scripts/figures/eigenfit_bar.py [--simrun PATH] [--out DIR] [--quick] [--
                                         [--format png|pdf|svg[,...]]
 """
 import argparse
-import base64
 import csv
 import math
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_bar.json")
@@ -67,8 +65,7 @@ QUICK = {"coarse": [10, 2, 2], "fine": [20, 4, 4], "steps": 100, "t3_coarse": [1
 
 
 def box_sets(coarse, fine):
-    return ["--set", f"/objects/0/mesh/box/cells={list(coarse)}".replace(" ", ""),
-            "--set", f"/objects/0/reference/mesh/box/cells={list(fine)}".replace(" ", "")]
+    return [("/objects/0/mesh/box/cells", list(coarse)), ("/objects/0/reference/mesh/box/cells", list(fine))]
 
 
 def corner_index(cells):
@@ -78,54 +75,46 @@ def corner_index(cells):
     return (nx + 1) * (ny + 1) * (nz + 1) - 1
 
 
-def read_csv(path):
-    with open(path) as f:
-        return [{k: float(v) if v not in ("", None) else math.nan for k, v in r.items()}
-                for r in csv.DictReader(f)]
-
-
-def simrun(args, cmd, out, timeout):
-    """Runs simrun; returns (exit code or None when capped, output text)."""
-    cmd = [args.simrun] + cmd + ["-o", out, "--quiet", "--threads", "1"]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"> {timeout} s (capped)"
-    return proc.returncode, proc.stdout.strip()
-
-
-def run_scene(args, work, label, sets, timeout):
-    out = os.path.join(work, label)
-    rc, text = simrun(args, ["run", SCENE, "--set", "/output/frames=[]",
-                             "--set", f"/integrator/type={args.integrator}"] + sets, out, timeout)
-    result = {"rc": rc, "message": text, "dir": out}
-    if rc is None:
-        return result
+def read_tables(folder):
+    """The rows of the run's error.csv, stats.csv and ratios.csv, those it wrote."""
+    tables = {}
     for name in ("error", "stats", "ratios"):
-        path = os.path.join(out, f"{name}.csv")
+        path = os.path.join(folder, f"{name}.csv")
         if os.path.exists(path):
-            result[name] = read_csv(path)
-    return result
+            tables[name] = simrun.read_csv(path).rows()
+    return tables
+
+
+def simrun_call(args, command, out, timeout):
+    """Runs `simrun COMMAND -o OUT` on one thread; returns (exit code or None when capped, output)."""
+    process = simrun.call(command + ["-o", out, "--quiet", "--threads", "1"], binary=args.simrun, timeout=timeout)
+    if process.timed_out:
+        return None, f"> {timeout} s (capped)"
+    return process.returncode, process.output.strip()
+
+
+def run_scene(args, work, label, sets, timeout, steps=None):
+    """One run of SCENE with (pointer, value) settings: its exit code, output and tables."""
+    out = os.path.join(work, label)
+    sets = [("/output/frames", []), ("/integrator/type", args.integrator)] + sets
+    command = simrun.set_arguments(sets) + ([] if steps is None else ["--steps", str(steps)])
+    rc, text = simrun_call(args, ["run", SCENE] + command, out, timeout)
+    result = {"rc": rc, "message": text, "dir": out}
+    return result if rc is None else dict(result, **read_tables(out))
 
 
 def run_points(args, work, name, points, fixed, timeout):
     """run_scene over points [(key, {pointer: value})] as one `simrun sweep` (each run capped at
     `timeout` s): {key: result} with "rc" 0 for a finished run, else its status."""
     fixed = dict(fixed, **{"/output/frames": [], "/integrator/type": args.integrator})
-    runs = sweep_runs.run_sweep(args.simrun, SCENE, points, work, name, fixed=fixed, time_limit=timeout,
-                                accept=("finished", "diverged", "failed", "interrupted"))
+    runs = simrun.run_sweep(SCENE, points, work, name, fixed=fixed, time_limit=timeout,
+                            accept=("finished", "diverged", "failed", "interrupted"), binary=args.simrun)
     results = {}
     for key, _ in points:
         r = runs[key]
-        message = f"> {timeout} s (capped)" if sweep_runs.capped(r) else r["message"] or ""
-        result = {"rc": 0 if r["status"] == "finished" else r["status"], "message": message,
-                  "dir": r["dir"]}
-        for name_ in ("error", "stats", "ratios"):
-            path = os.path.join(r["dir"], f"{name_}.csv")
-            if os.path.exists(path):
-                result[name_] = read_csv(path)
-        results[key] = result
+        message = f"> {timeout} s (capped)" if simrun.capped(r) else r["message"] or ""
+        results[key] = dict({"rc": 0 if r["status"] == "finished" else r["status"], "message": message,
+                             "dir": r["dir"]}, **read_tables(r["dir"]))
     return results
 
 
@@ -207,27 +196,14 @@ def fig6(args, p, work):
 
 
 # ---------------------------------------------------------------------------------- (b) Fig. 2
-def read_vtu(path):
-    """The base64 'binary' DataArrays of simrun's VTU (UInt64 byte-count header, no compression)."""
-    import numpy as np
-    text = open(path).read()
-    arrays = {}
-    pattern = r'<DataArray type="(\w+)" Name="(\w+)"[^>]*format="binary">\s*([A-Za-z0-9+/=]+)\s*</DataArray>'
-    for typ, name, data in re.findall(pattern, text):
-        raw = base64.b64decode(data)
-        n = int(np.frombuffer(raw[:8], dtype="<u8")[0])
-        arrays[name] = np.frombuffer(raw[8:8 + n], dtype={"Float64": "<f8", "Int64": "<i8", "UInt8": "u1"}[typ])
-    return arrays
-
-
 def classify_mode(path):
     """Splits a mode's displacement into the per-cross-section mean motion along x (stretch), y and
     z (bending) and the best-fit rotation about the bar's axis (twist); the largest share names it.
     Bending modes of the Kuhn-split box lie along the cross-section's diagonals: 'bend y+z' or
     'bend y-z'."""
     import numpy as np
-    d = read_vtu(path)
-    p, u = d["Points"].reshape(-1, 3), d["displacement"].reshape(-1, 3)
+    d = simrun.read_vtu(path)
+    p, u = d.points, d.point_data["displacement"]
     center = (p.max(0) + p.min(0)) / 2
     share = {"stretch": 0.0, "bend": 0.0, "twist": 0.0}
     bend_y = bend_z = cross = 0.0
@@ -256,23 +232,21 @@ def classify_mode(path):
 
 
 def fig2(args, p, work):
-    e_fig2 = ["--set", "/objects/0/material/E=4000", "--set", "/objects/0/material/nu=0.3"]
+    e_fig2 = [("/objects/0/material/E", 4000), ("/objects/0/material/nu", 0.3)]
     n = 10
     modes = {}
     for which, cells in (("coarse", p["coarse"]), ("fine", p["fine"])):
         out = os.path.join(work, f"fig2_modes_{which}")
-        rc, text = simrun(args, ["modes", SCENE, "-n", str(n), "--set",
-                                 f"/objects/0/mesh/box/cells={list(cells)}".replace(" ", "")] + e_fig2,
-                          out, p["timeout"])
+        sets = [("/objects/0/mesh/box/cells", list(cells))] + e_fig2
+        rc, text = simrun_call(args, ["modes", SCENE, "-n", str(n)] + simrun.set_arguments(sets), out, p["timeout"])
         if rc != 0:
             sys.exit(f"simrun modes ({which}) failed ({rc}): {text}")
-        rows = read_csv(os.path.join(out, "modes.csv"))
+        rows = simrun.read_csv(os.path.join(out, "modes.csv")).rows()
         kinds = [classify_mode(os.path.join(out, "modes", f"mode_{int(r['mode']):03d}.vtu")) for r in rows]
         modes[which] = [(r["eigenvalue"], k) for r, k in zip(rows, kinds)]
     # Cross-check against the run's own ratios (a second code path: run setup, compatibility test).
     check = run_scene(args, work, "fig2_ratios", box_sets(p["coarse"], p["fine"]) + e_fig2
-                      + ["--set", f"/objects/0/eigenfit/modes={n}", "--set", "/reference/run=false",
-                         "--steps", "0"], p["timeout"])
+                      + [("/objects/0/eigenfit/modes", n), ("/reference/run", False)], p["timeout"], steps=0)
     if check["rc"] != 0:
         sys.exit(f"ratio run failed ({check['rc']}): {check['message']}")
     gap = max(max(abs(r["lambda_coarse"] / modes["coarse"][i][0] - 1), abs(r["lambda_fine"] / modes["fine"][i][0] - 1))
@@ -440,7 +414,7 @@ def plot(args, rows6, table2, rows3):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--integrator", choices=["si", "im"], default="si",
                         help="si (default; the numbers in scripts/figures/README.md) or im (the "
                              "paper's Fig. 6 integrator)")

@@ -26,41 +26,38 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "eigenfit_bar.json")
 STIFFNESSES = [1e4, 1e5]
 
 
-def read_csv(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
-
-
-def run(simrun, steps, work):
+def run(binary, steps, work):
     """Both stiffnesses in one `simrun sweep`: eigenvalue and tracking rows per E."""
     fixed = {"/output/frames": [], "/reference/run": False, "/objects/0/material/model": "neohookean",
              "/objects/0/initial": {}, "/gravity": [0, -9.81, 0], "/time/steps": steps}
     points = [(E, {"/objects/0/material/E": E}) for E in STIFFNESSES]
-    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "fig5", fixed=fixed)
+    runs = simrun.run_sweep(SCENE, points, work, "fig5", fixed=fixed, binary=binary)
     out = {}
     for E, r in runs.items():
-        eig = read_csv(os.path.join(r["dir"], "eigenvalues.csv"))
-        stats = read_csv(os.path.join(r["dir"], "stats.csv"))
+        result = simrun.read_run(r["dir"])
+        eig, stats = result.table("eigenvalues"), result.stats
+        failed = stats["eigenfit_tracking_failed"] > 0
         out[E] = {
-            "t": [float(r["t"]) for r in eig],
-            "lambda": [[float(r[f"lambda_{k}"]) for r in eig] for k in (1, 2, 3)],
-            "tracked": [float(r["eigenfit_tracked"]) for r in stats],
-            "failed": [int(float(r["step"])) for r in stats if float(r["eigenfit_tracking_failed"]) > 0],
+            "t": eig["t"].tolist(),
+            "lambda": [eig[f"lambda_{k}"].tolist() for k in (1, 2, 3)],
+            "tracked": stats["eigenfit_tracked"].tolist(),
+            "failed": [int(step) for step in stats["step"][failed].tolist()],
         }
     return out
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="the same run (the full mode takes ~3 s; the crossing is at 2.3 s)")

@@ -55,105 +55,75 @@ usage: scripts/figures/ipc_contact.py [--simrun PATH] [--out DIR] [--quick] [--r
 """
 import argparse
 import csv
-import json
 import math
 import os
-import re
-import subprocess
+import shlex
 import sys
 import tempfile
-import time
 
 import numpy as np
 
-import plotting
-from vtu import decode_array
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
 
 
-def sets(*pairs):
-    out = []
-    for p in pairs:
-        out += ["--set", p]
-    return out
-
-
 def coarse_ball(i):  # 320 tets, no TetGen quality refinement
-    return sets(f"/objects/{i}/mesh/tetgen/target_tets=100", f"/objects/{i}/mesh/tetgen/quality=0")
+    return [(f"/objects/{i}/mesh/tetgen/target_tets", 100), (f"/objects/{i}/mesh/tetgen/quality", 0)]
 
 
-# key, scene file, full-mode overrides, quick-mode overrides (None: full mode only), kind
-# Full mode writes frames every 1-2 steps on the balls so the peak compression is caught.
+# key, scene file, full-mode settings, quick-mode settings (None: full mode only), kind; settings
+# are (JSON pointer, value) pairs. Full mode writes frames every 1-2 steps on the balls so the
+# peak compression is caught.
 RUNS = [
-    ("ball_drop", "ipc_ball_drop.json", sets("/output/every=2"),
-     coarse_ball(0) + sets("/objects/0/mesh/transform/translate=[0,0.12,0]",
-                           "/objects/0/initial/velocity=[0,-2,0]", "/time/steps=40"), "bounce"),
-    ("ball_drop_bdf2", "ipc_ball_drop.json", sets("/integrator/type=bdf2", "/output/every=2"), None, "bounce"),
-    ("two_balls", "ipc_two_balls.json", sets("/output/every=1"),
-     coarse_ball(0) + coarse_ball(1) + sets("/time/steps=20"), "pair"),
+    ("ball_drop", "ipc_ball_drop.json", [("/output/every", 2)],
+     coarse_ball(0) + [("/objects/0/mesh/transform/translate", [0, 0.12, 0]),
+                       ("/objects/0/initial/velocity", [0, -2, 0]), ("/time/steps", 40)], "bounce"),
+    ("ball_drop_bdf2", "ipc_ball_drop.json", [("/integrator/type", "bdf2"), ("/output/every", 2)], None, "bounce"),
+    ("two_balls", "ipc_two_balls.json", [("/output/every", 1)],
+     coarse_ball(0) + coarse_ball(1) + [("/time/steps", 20)], "pair"),
     ("box_stack", "ipc_box_stack.json", [],
-     sets(*[f"/objects/{i}/mesh/box/cells=[2,2,2]" for i in range(3)], "/time/steps=100",
-          "/output/every=10"), "stack"),
-    ("box_stack_epsv1e-3", "ipc_box_stack.json", sets("/contact/epsv=1e-3"), None, "stack"),
-    ("ball_on_spike", "ipc_ball_on_spike.json", sets("/output/every=2"),
-     coarse_ball(0) + sets("/objects/0/mesh/transform/translate=[0,0.225,0]", "/time/steps=40"),
+     [(f"/objects/{i}/mesh/box/cells", [2, 2, 2]) for i in range(3)] + [("/time/steps", 100), ("/output/every", 10)],
+     "stack"),
+    ("box_stack_epsv1e-3", "ipc_box_stack.json", [("/contact/epsv", 1e-3)], None, "stack"),
+    ("ball_on_spike", "ipc_ball_on_spike.json", [("/output/every", 2)],
+     coarse_ball(0) + [("/objects/0/mesh/transform/translate", [0, 0.225, 0]), ("/time/steps", 40)],
      "bounce"),
     # quick: 466 tets, enough to have both a shell and a core (the 320-tet ball has only
     # surface-to-centre tets, all in the core)
     ("stressball", "ipc_stressball.json", [],
-     sets("/objects/0/mesh/tetgen/target_tets=100", "/objects/0/mesh/tetgen/quality=1.6", "/time/steps=12"),
+     [("/objects/0/mesh/tetgen/target_tets", 100), ("/objects/0/mesh/tetgen/quality", 1.6), ("/time/steps", 12)],
      "bounce"),
-    ("stressball_bdf2", "ipc_stressball.json", sets("/integrator/type=bdf2"), None, "bounce"),
+    ("stressball_bdf2", "ipc_stressball.json", [("/integrator/type", "bdf2")], None, "bounce"),
 ]
 STACK_DRIFT_LIMIT = 1e-4  # of the box size, full mode, second half of the run
 
 
-# ---- VTU frames (simrun writes inline binary arrays, plain or zlib; see vtu.py) ----
-DTYPES = {"Float64": "<f8", "Int64": "<i8", "Int32": "<i4", "UInt8": "u1"}
-
-
-_decode = decode_array  # vtu.py
-
-
-def vtu_arrays(path, names):
-    with open(path) as f:
-        text = f.read()
-    compressed = 'compressor="vtkZLibDataCompressor"' in re.search(r"<VTKFile[^>]*>", text).group(0)
-    out = {}
-    for name in names:
-        m = re.search(r'<DataArray type="(\w+)" Name="%s"[^>]*format="binary">\s*([A-Za-z0-9+/=]+)\s*<' % name,
-                      text)
-        if not m:
-            raise RuntimeError(f"{path}: no binary array {name}")
-        out[name] = np.frombuffer(_decode(m.group(2), compressed), dtype=DTYPES[m.group(1)])
-    return out
-
-
-def read_frames(run_dir):
+# ---- VTU frames ----
+def read_frames(result):
     """Times, positions (frames x n x 3), velocities, vertex masses, vertex object ids, tets."""
-    with open(os.path.join(run_dir, "frames.pvd")) as f:
-        entries = re.findall(r'timestep="([^"]+)"[^>]*file="([^"]+)"', f.read())
     times, pos, vel = [], [], []
-    for t, name in entries:
-        a = vtu_arrays(os.path.join(run_dir, name), ["Points", "velocity"])
-        times.append(float(t))
-        pos.append(a["Points"].reshape(-1, 3))
-        vel.append(a["velocity"].reshape(-1, 3))
-    first = vtu_arrays(os.path.join(run_dir, entries[0][1]),
-                       ["Points", "displacement", "connectivity", "density", "object", "E"])
-    rest = (first["Points"] - first["displacement"]).reshape(-1, 3)
-    tets = first["connectivity"].reshape(-1, 4)
+    for frame in result.frames:
+        data = simrun.read_vtu(frame.path)
+        times.append(frame.time)
+        pos.append(data.points)
+        vel.append(data.point_data["velocity"])
+    first = result.frame(0)
+    tet_data = first.cell_data_of("tetra")
+    rest = first.points - first.point_data["displacement"]
+    tets = first.tets
     e = rest[tets[:, 1:]] - rest[tets[:, :1]]
     volume = np.abs(np.einsum("ij,ij->i", e[:, 0], np.cross(e[:, 1], e[:, 2]))) / 6.0
     mass = np.zeros(len(rest))
     obj = np.zeros(len(rest), dtype=int)
     for k in range(4):
-        np.add.at(mass, tets[:, k], volume * first["density"] / 4.0)
-        obj[tets[:, k]] = first["object"]
+        np.add.at(mass, tets[:, k], volume * tet_data["density"] / 4.0)
+        obj[tets[:, k]] = tet_data["object"]
     return {"t": np.array(times), "x": np.array(pos), "v": np.array(vel), "mass": mass, "object": obj,
-            "n_tets": len(tets), "E": first["E"], "tet_object": first["object"]}
+            "n_tets": len(tets), "E": tet_data["E"], "tet_object": tet_data["object"]}
 
 
 def centre(frames, object_id, what="x"):
@@ -163,25 +133,23 @@ def centre(frames, object_id, what="x"):
 
 
 # ---- runs ----
-def run(simrun, key, scene, extra, runs_dir, cap):
+def run(binary, key, scene, extra, runs_dir, cap):
     out = os.path.join(runs_dir, key)
-    cmd = [simrun, "run", os.path.join(SCENES, scene), "-o", out, "--force", "--quiet", "--threads", "1"] + extra
-    t0 = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=cap)
-        rc, msg = proc.returncode, proc.stdout.strip().splitlines()[-1:] or [""]
-    except subprocess.TimeoutExpired:
-        rc, msg = None, [f"> {cap} s (capped)"]
-    r = {"key": key, "cmd": " ".join(cmd), "rc": rc, "message": msg[0], "wall": time.monotonic() - t0, "dir": out}
+    process = simrun.call(simrun.run_arguments(os.path.join(SCENES, scene), out, extra, threads=1), binary=binary,
+                          timeout=cap)
+    if process.timed_out:
+        rc, message = None, f"> {cap} s (capped)"
+    else:
+        rc, message = process.returncode, (process.output.strip().splitlines()[-1:] or [""])[0]
+    r = {"key": key, "cmd": shlex.join(process.command), "rc": rc, "message": message, "wall": process.wall_seconds,
+         "dir": out}
     if rc is None or not os.path.exists(os.path.join(out, "stats.csv")):
         return r
-    with open(os.path.join(out, "energy.csv")) as f:
-        r["energy"] = [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
-    with open(os.path.join(out, "stats.csv")) as f:
-        r["stats"] = [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
-    with open(os.path.join(out, "run.json")) as f:
-        r["record"] = json.load(f)
-    r["frames"] = read_frames(out)
+    result = simrun.read_run(out)
+    r["energy"] = result.energy.rows()
+    r["stats"] = result.stats.rows()
+    r["record"] = result.record
+    r["frames"] = read_frames(result)
     return r
 
 
@@ -397,7 +365,7 @@ def fmt(x, spec):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="coarse meshes, a few steps (< 10 s)")
     parser.add_argument("--runs", help="keep the run folders (frames, stats) under this folder "

@@ -26,21 +26,22 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
 
 
-def run(simrun, work, name, scene, points):
+def run(binary, work, name, scene, points):
     """[(label, settings)] on one scene -> one result per point, in order: one `simrun sweep`."""
-    done = sweep_runs.run_sweep(simrun, os.path.join(SCENES, scene), points, work, name,
-                                fixed={"/output/frames": [], "/output/every": 1},
-                                accept=("finished", "diverged", "failed"))
+    done = simrun.run_sweep(os.path.join(SCENES, scene), points, work, name,
+                            fixed={"/output/frames": [], "/output/every": 1},
+                            accept=("finished", "diverged", "failed"), binary=binary)
     results = []
     for label, _ in points:
-        rows = sweep_runs.read_rows(os.path.join(done[label]["dir"], "energy.csv"))
+        rows = simrun.read_run(done[label]["dir"]).energy.rows()
         results.append({"label": label, "rows": rows, "status": done[label]["status"],
                         "t_end": rows[-1]["t"], "steps": len(rows) - 1})
     return results
@@ -96,7 +97,7 @@ def plot(args, stem, title, runs, scale, ylabel):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="shorter runs (same checks)")
     plotting.add_format_argument(parser)

@@ -33,16 +33,16 @@ import argparse
 import csv
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
 
-import voxel_meshes
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
+import voxel_meshes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RADIUS, HEIGHT, VOID_RADIUS = 0.1, 0.1, 0.014
@@ -85,29 +85,19 @@ def rim_vertices(vertices):
     return int(top[np.argmin(xs)]), int(top[np.argmax(xs)])
 
 
-def read_error(out):
-    with open(os.path.join(out, "error.csv")) as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-
-
 def timed_run(args, scene_file, out, sets, cache):
     """One `simrun run` without the reference run, the coarsening cache in folder `cache`
-    (docs/coarsening.md): (stepping s, whole process s, run.json)."""
-    cmd = [args.simrun, "run", scene_file, "-o", out, "--force", "--quiet", "--threads", "1",
-           "--set", "/reference/run=false"] + [a for s in sets for a in ("--set", s)]
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT,
-                          env=dict(os.environ, SIMRUN_CACHE_DIR=cache))
-    wall = time.monotonic() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stdout}")
-    run = json.load(open(os.path.join(out, "run.json")))
-    return run["wall_seconds"]["stepping"], wall, run
+    (docs/coarsening.md); sets: (pointer, value) pairs: (stepping s, whole process s, run.json)."""
+    process = simrun.call(simrun.run_arguments(scene_file, out, [("/reference/run", False)] + sets, threads=1),
+                          binary=args.simrun, timeout=TIMEOUT, env={"SIMRUN_CACHE_DIR": cache})
+    simrun.raise_for_status(process, out)
+    record = simrun.read_run(out).record
+    return record["wall_seconds"]["stepping"], process.wall_seconds, record
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="coarser fine mesh, 10 steps, no timing (CI)")
     plotting.add_format_argument(parser)
@@ -133,18 +123,17 @@ def main():
               f"{VOID_RADIUS} m in the +x half; fine {fine_tets} tets ({cell * 1e3:.1f} mm voxels), coarse: "
               f"TetGen target 200 tets; clamped at x = 0, gravity -y, static BE ({steps} steps)")
         os.environ["SIMRUN_CACHE_DIR"] = os.path.join(work, "cache")  # no runs of other scripts
-        runs = sweep_runs.run_sweep(args.simrun, scene_file, [(m, {"/objects/0/coarsening/method": m})
-                                                              for m in METHODS], work, "wheel",
-                                    time_limit=TIMEOUT)
+        runs = simrun.run_sweep(scene_file, [(m, {"/objects/0/coarsening/method": m}) for m in METHODS], work,
+                                "wheel", time_limit=TIMEOUT, binary=args.simrun)
         results = {}
         for m in METHODS:
-            err = read_error(runs[m]["dir"])
+            result = simrun.read_run(runs[m]["dir"])
+            err = result.table("error").rows()
             last = err[-1]
             results[m] = dict(err=err, solid=HEIGHT - last[f"y_{solid_rim}"], holey=HEIGHT - last[f"y_{holey_rim}"],
                               ref_solid=HEIGHT - last[f"ref_y_{solid_rim}"],
                               ref_holey=HEIGHT - last[f"ref_y_{holey_rim}"], mean_err=last["mean_pos_err"],
-                              coarse_tets=json.load(open(os.path.join(runs[m]["dir"], "run.json")))
-                              ["counts"].get("tets"))
+                              coarse_tets=result.counts.get("tets"))
         fine = results["harmonic"]
         fine_ratio = fine["ref_holey"] / fine["ref_solid"]
         print(f"{'run':>13} {'droop solid -x [mm]':>20} {'droop holey +x [mm]':>20} {'ratio +x/-x':>12} "
@@ -174,8 +163,8 @@ def main():
         if not args.quick:
             cache = os.path.join(work, "timing_cache")  # empty: the first coarse run coarsens
             fine_step, fine_wall, _ = timed_run(args, scene_file, os.path.join(work, "time_fine"),
-                                                [f"/objects/0/mesh={json.dumps({'file': fine_mesh})}",
-                                                 "/objects/0/coarsening/method=\"none\""], cache)
+                                                [("/objects/0/mesh", {"file": fine_mesh}),
+                                                 ("/objects/0/coarsening/method", "none")], cache)
             coarse_step, coarse_wall, _ = timed_run(args, scene_file, os.path.join(work, "time_coarse"), [],
                                                     cache)
             _, cached_wall, _ = timed_run(args, scene_file, os.path.join(work, "time_cached"), [], cache)

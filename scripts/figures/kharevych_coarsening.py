@@ -47,22 +47,19 @@ usage: scripts/figures/kharevych_coarsening.py [--simrun PATH] [--out DIR] [--qu
                                                [--parts 1,2,3,4,5] [--format png|pdf|svg[,...]]
 """
 import argparse
-import base64
 import csv
 import json
 import os
-import re
 import shutil
-import struct
-import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENES = os.path.join(ROOT, "scenes")
@@ -82,32 +79,24 @@ def check(claim, ok):
         failures.append(claim)
 
 
-def simrun(args, cmd, scene, out, sets=()):
-    """Runs `simrun CMD SCENE -o OUT --quiet --threads 1 --set ...`; returns (rc, text, wall s)."""
-    full = [args.simrun, cmd, scene, "-o", out, "--quiet", "--threads", "1"]
-    if cmd == "run":
-        full += ["--force", "--set", "/output/frames=[]"]
-    for s in sets:
-        full += ["--set", s]
-    start = time.monotonic()
-    try:
-        proc = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              timeout=TIMEOUT)
-        rc, text = proc.returncode, proc.stdout
-    except subprocess.TimeoutExpired:
-        rc, text = None, f"> {TIMEOUT} s (capped)"
+def simrun_call(args, cmd, scene, out, sets=()):
+    """Runs `simrun CMD SCENE -o OUT --quiet --threads 1 --set ...` (sets: (pointer, value)
+    pairs); returns (rc, text, wall s)."""
+    process = simrun.call([cmd, scene, "-o", out, "--quiet", "--threads", "1"] + simrun.set_arguments(sets),
+                          binary=args.simrun, timeout=TIMEOUT)
+    rc, text = (None, f"> {TIMEOUT} s (capped)") if process.timed_out else (process.returncode, process.output)
     if rc not in (0, 2):
-        print(f"simrun {cmd} {os.path.basename(scene)} {' '.join(sets)}: exit {rc}\n{text}")
-    return rc, text, time.monotonic() - start
+        print(f"simrun {cmd} {os.path.basename(scene)} {' '.join(simrun.set_arguments(sets)[1::2])}: exit {rc}\n{text}")
+    return rc, text, process.wall_seconds
 
 
 def sweep(args, scene, name, work, points, fixed=None):
     """`simrun run` over points [(key, {pointer: value})] as one `simrun sweep` (frames off,
     each run capped at TIMEOUT): {key: (exit-code-like 0 when finished else the status, folder,
     wall s)}."""
-    runs = sweep_runs.run_sweep(args.simrun, scene, points, work, name,
-                                fixed=dict(fixed or {}, **{"/output/frames": []}), time_limit=TIMEOUT,
-                                accept=("finished", "diverged", "failed", "interrupted"))
+    runs = simrun.run_sweep(scene, points, work, name, fixed=dict(fixed or {}, **{"/output/frames": []}),
+                            time_limit=TIMEOUT, accept=("finished", "diverged", "failed", "interrupted"),
+                            binary=args.simrun)
     out = {}
     for key, _ in points:
         r = runs[key]
@@ -119,7 +108,7 @@ def sweep(args, scene, name, work, points, fixed=None):
 
 
 def box_set(cells):
-    return f"/objects/0/reference/mesh/box/cells={json.dumps(cells)}"
+    return ("/objects/0/reference/mesh/box/cells", cells)
 
 
 def vertex(cells, i, j, k):
@@ -129,38 +118,24 @@ def vertex(cells, i, j, k):
 
 def read_tensors(path):
     """The 6x6 Voigt tensors of <name>_tensors.csv, one per coarse tet, and the rows."""
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    tensors = np.zeros((len(rows), 6, 6))
-    for q, r in enumerate(rows):
-        for a in range(6):
-            for b in range(a, 6):
-                tensors[q, a, b] = tensors[q, b, a] = float(r[f"C{VOIGT[a]}_{VOIGT[b]}"])
-    return tensors, rows
-
-
-def vtu_array(path, name):
-    """A named binary (uncompressed, UInt64 header) array of a simrun VTU, as a flat numpy array."""
-    with open(path) as f:
-        text = f.read()
-    m = re.search(r'<DataArray type="(\w+)" Name="' + name + r'"[^>]*format="binary">\s*([A-Za-z0-9+/=]+)\s*<', text)
-    if not m:
-        raise RuntimeError(f"{path}: no binary array {name}")
-    raw = base64.b64decode(m.group(2))
-    raw = raw[8:8 + struct.unpack("<Q", raw[:8])[0]]
-    return np.frombuffer(raw, dtype={"Float64": "<f8", "Int64": "<i8"}[m.group(1)])
+    table = simrun.read_csv(path)
+    tensors = np.zeros((table.num_rows, 6, 6))
+    for a in range(6):
+        for b in range(a, 6):
+            tensors[:, a, b] = tensors[:, b, a] = table[f"C{VOIGT[a]}_{VOIGT[b]}"]
+    return tensors, table.rows()
 
 
 def tet_volumes(vtu):
-    x = vtu_array(vtu, "Points").reshape(-1, 3)
-    tets = vtu_array(vtu, "connectivity").reshape(-1, 4)
+    mesh = simrun.read_vtu(vtu)
+    x, tets = mesh.points, mesh.tets
     a, b, c, d = (x[tets[:, i]] for i in range(4))
     return np.abs(np.einsum("ij,ij->i", b - a, np.cross(c - a, d - a))) / 6
 
 
 def coarsen(args, scene, out, sets=()):
     """simrun coarsen; returns (volume-weighted mean tensor, per-tet tensors, rows, volumes)."""
-    rc, text, _ = simrun(args, "coarsen", scene, out, sets)
+    rc, text, _ = simrun_call(args, "coarsen", scene, out, sets)
     if rc != 0:
         raise SystemExit(f"simrun coarsen failed on {scene}")
     name = json.load(open(scene))["objects"][0]["name"]
@@ -221,7 +196,7 @@ def part1(args, work, plt):
           f"{'coarse/harmonic':>16} {'coarse C22_22':>14}")
     for Es in softs:
         mean, tensors, _, _ = coarsen(args, BAR, os.path.join(work, f"bar_{Es:g}"),
-                                      [f"/objects/0/regions/0/E={Es}", box_set(fine)])
+                                      [("/objects/0/regions/0/E", Es), box_set(fine)])
         harm = 1 / (2 / 3 / E_rigid + 1 / 3 / Es)
         arith = 2 / 3 * E_rigid + 1 / 3 * Es
         rows.append([Es, mean[0, 0], harm, arith, mean[0, 0] / harm, mean[1, 1], tensors[:, 0, 0].min(),
@@ -287,7 +262,7 @@ def part2(args, work, plt):
     cube = json.load(open(CUBE))
     mat = cube["objects"][0]["material"]
     fields = {}
-    for label, sets in (("homogeneous", ["/objects/0/regions=[]"]), ("layered", [])):
+    for label, sets in (("homogeneous", [("/objects/0/regions", [])]), ("layered", [])):
         out = os.path.join(work, f"fig43_{label}")
         mean, tensors, rows, _ = coarsen(args, CUBE, out, sets)
         src = os.path.join(out, "cube_harmonic.vtu")
@@ -307,10 +282,11 @@ def part2(args, work, plt):
     if plt:
         fig, axes = plt.subplots(2, 2, figsize=(7, 6.4))
         for row, (label, path) in enumerate(fields.items()):
-            x = vtu_array(path, "Points").reshape(-1, 3)
+            fields_vtu = simrun.read_vtu(path)
+            x = fields_vtu.points
             mid = np.abs(x[:, 1] - 0.1) < 1e-9
             for col, name in enumerate(("h_11", "h_33")):
-                h = vtu_array(path, name).reshape(-1, 3)
+                h = fields_vtu.point_data[name]
                 ax = axes[row, col]
                 sc = ax.tricontourf(x[mid, 0], x[mid, 2], np.linalg.norm(h[mid], axis=1), 20)
                 fig.colorbar(sc, ax=ax, label=f"$|{name.replace('_', '_{')}}}|$ [m/Pa]")
@@ -324,8 +300,7 @@ def part2(args, work, plt):
 
 # ---------------------------------------------------------------------------------------------
 def read_error(out):
-    with open(os.path.join(out, "error.csv")) as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    return simrun.read_run(out).table("error").rows()
 
 
 def part3(args, work, plt):
@@ -477,18 +452,17 @@ def part4(args, work, plt):
 # ---------------------------------------------------------------------------------------------
 def part5(args, work, plt):
     scene = json.load(open(CRACK))
-    fine_mesh = json.dumps(scene["objects"][0]["reference"]["mesh"])
+    fine_mesh = scene["objects"][0]["reference"]["mesh"]
     print("\n== lowest ten eigenfrequencies [Hz] of the crack bar (lumped mass, x = 0 fixed)")
-    variants = [("fine", ["/objects/0/mesh=" + fine_mesh, "/objects/0/coarsening/method=none"])]
-    variants += [(m, [f"/objects/0/coarsening/method={m}"]) for m in METHODS]
+    variants = [("fine", [("/objects/0/mesh", fine_mesh), ("/objects/0/coarsening/method", "none")])]
+    variants += [(m, [("/objects/0/coarsening/method", m)]) for m in METHODS]
     freqs = {}
     for label, sets in variants:
         out = os.path.join(work, f"modes_{label}")
-        rc, text, wall = simrun(args, "modes", CRACK, out, ["/reference/run=false"] + sets)
+        rc, text, wall = simrun_call(args, "modes", CRACK, out, [("/reference/run", False)] + sets)
         if rc != 0:
             continue
-        with open(os.path.join(out, "modes.csv")) as f:
-            freqs[label] = [float(r["frequency_hz"]) for r in csv.DictReader(f)]
+        freqs[label] = simrun.read_csv(os.path.join(out, "modes.csv"))["frequency_hz"].tolist()
     names = list(freqs)
     print(f"{'mode':>4} " + " ".join(f"{n:>13}" for n in names))
     n = min(len(v) for v in freqs.values())
@@ -515,7 +489,7 @@ def part5(args, work, plt):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="parts 1 and 3 on smaller fine meshes (CI)")
     parser.add_argument("--parts", default=None, help="comma-separated subset of 1,2,3,4,5 (default: all, quick: 1,3)")

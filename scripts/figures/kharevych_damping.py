@@ -25,14 +25,14 @@ usage: scripts/figures/kharevych_damping.py [--simrun PATH] [--out DIR] [--quick
 """
 import argparse
 import csv
-import json
 import math
 import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "kharevych_flying_bar.json")
@@ -41,12 +41,12 @@ NEWMARK = {"/integrator/type": "newmark", "/damping": {}, "/integrator/newmark_g
            "/integrator/newmark_beta": 0.3025}
 
 
-def run(simrun, work, name, points, duration):
+def run(binary, work, name, points, duration):
     """Energy rows per label of `points` ((label, h, extra settings)): one `simrun sweep`."""
     spec = [(label, {"/time/dt": h, "/time/steps": int(round(duration / h)), **extra})
             for label, h, extra in points]
-    runs = sweep_runs.run_sweep(simrun, SCENE, spec, work, name, fixed={"/output/frames": []})
-    return {label: sweep_runs.read_rows(os.path.join(r["dir"], "energy.csv"))
+    runs = simrun.run_sweep(SCENE, spec, work, name, fixed={"/output/frames": []}, binary=binary)
+    return {label: simrun.read_run(r["dir"]).energy.rows()
             for label, r in runs.items()}
 
 
@@ -54,8 +54,8 @@ def norm(row, keys):
     return math.sqrt(sum(row[k] ** 2 for k in keys))
 
 
-def figure_24(simrun, work, duration, out_dir, formats, elastic_bound):
-    rows = run(simrun, work, "fig24", [("fig24", H, {})], duration)["fig24"]
+def figure_24(binary, work, duration, out_dir, formats, elastic_bound):
+    rows = run(binary, work, "fig24", [("fig24", H, {})], duration)["fig24"]
     P = [norm(r, ("px", "py", "pz")) for r in rows]
     L = [norm(r, ("lx", "ly", "lz")) for r in rows]
     with open(os.path.join(out_dir, "kharevych_damping_fig24.csv"), "w", newline="") as f:
@@ -92,8 +92,8 @@ def figure_24(simrun, work, duration, out_dir, formats, elastic_bound):
             ("(a) |P| and |L| kept to 1e-10", dP < 1e-10 and dL < 1e-10)]
 
 
-def figure_35(simrun, work, duration, out_dir, formats):
-    runs = run(simrun, work, "fig35", [("viscous h", H, {}), ("viscous h/2", H / 2, {}),
+def figure_35(binary, work, duration, out_dir, formats):
+    runs = run(binary, work, "fig35", [("viscous h", H, {}), ("viscous h/2", H / 2, {}),
                                        ("Newmark h", H, NEWMARK), ("Newmark h/2", H / 2, NEWMARK)],
                duration)
     lost = {k: r[0]["total"] - r[-1]["total"] for k, r in runs.items()}
@@ -128,7 +128,7 @@ def figure_35(simrun, work, duration, out_dir, formats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="0.3 s instead of 2 s and 1 s")
     plotting.add_format_argument(parser)

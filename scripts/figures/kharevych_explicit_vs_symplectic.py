@@ -30,24 +30,25 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPRING = os.path.join(ROOT, "scenes", "kharevych_spring.json")
 PENDULUM = os.path.join(ROOT, "scenes", "pendulum.json")
 
 
-def run(simrun, work, name, scene, runs, duration):
+def run(binary, work, name, scene, runs, duration):
     """[(label, method, h)] on one scene for `duration` seconds: one `simrun sweep`."""
     points = [(label, {"/integrator/type": method, "/time/dt": h,
                        "/time/steps": int(round(duration / h))}) for label, method, h in runs]
-    done = sweep_runs.run_sweep(simrun, scene, points, work, name, fixed={"/output/frames": []},
-                                accept=("finished", "diverged"))
+    done = simrun.run_sweep(scene, points, work, name, fixed={"/output/frames": []},
+                            accept=("finished", "diverged"), binary=binary)
     results = []
     for label, _ in points:
-        with open(os.path.join(done[label]["dir"], "energy.csv")) as f:
-            rows = [(float(r["t"]), float(r["total"]), float(r["kinetic"])) for r in csv.DictReader(f)]
+        energy = simrun.read_run(done[label]["dir"]).energy
+        rows = list(zip(energy["t"].tolist(), energy["total"].tolist(), energy["kinetic"].tolist()))
         results.append({"label": label, "rows": rows, "diverged": done[label]["status"] == "diverged",
                         "t_end": rows[-1][0]})
     return results
@@ -62,7 +63,7 @@ def band(rows, e0, scale, part):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="shorter runs (same checks)")
     plotting.add_format_argument(parser)

@@ -55,11 +55,12 @@ import time
 
 import numpy as np
 
-import plotting
-import sweep_runs
-import voxel_meshes
-import organ_stand_in
-from organ_stand_in import CENTRE, SEMI_AXES, VESSELS, timed_simrun
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
+import voxel_meshes  # noqa: E402
+import organ_stand_in  # noqa: E402
+from organ_stand_in import CENTRE, SEMI_AXES, VESSELS  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 METHODS = ["harmonic", "average_lame", "none"]
@@ -123,22 +124,18 @@ def tracked_vertices(vertices):
     return ids
 
 
-def read_error(out):
-    with open(os.path.join(out, "error.csv")) as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-
-
 def run_alone(args, scene_file, out, sets, cache):
-    """`simrun run` without the reference run; (stepping s, whole process s)."""
-    cmd = [args.simrun, "run", scene_file, "-o", out, "--force", "--quiet", "--threads", "1",
-           "--set", "/reference/run=false"] + [a for s in sets for a in ("--set", s)]
-    _, wall = timed_simrun(cmd, cache, TIMEOUT)
-    return json.load(open(os.path.join(out, "run.json")))["wall_seconds"]["stepping"], wall
+    """`simrun run` without the reference run, the coarsening cache in folder `cache`; sets:
+    (pointer, value) pairs; (stepping s, whole process s)."""
+    process = simrun.call(simrun.run_arguments(scene_file, out, [("/reference/run", False)] + sets, threads=1),
+                          binary=args.simrun, timeout=TIMEOUT, env={"SIMRUN_CACHE_DIR": cache}, check=True)
+    return simrun.read_run(out).wall_seconds["stepping"], process.wall_seconds
 
 
 def coarsen_timing(args, scene_file, out, cache):
     """`simrun coarsen` on an empty cache: (whole process s, report.txt's timing lines)."""
-    _, wall = timed_simrun([args.simrun, "coarsen", scene_file, "-o", out, "--threads", "1"], cache, TIMEOUT)
+    wall = simrun.call(["coarsen", scene_file, "-o", out, "--threads", "1"], binary=args.simrun, timeout=TIMEOUT,
+                       env={"SIMRUN_CACHE_DIR": cache}, check=True).wall_seconds
     with open(os.path.join(out, "report.txt")) as f:
         lines = [line.rstrip() for line in f if re.search(r"\d s\b|seconds|time", line)]
     return wall, lines
@@ -146,7 +143,7 @@ def coarsen_timing(args, scene_file, out, cache):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="coarser fine mesh, fewer steps, no timing (CI)")
     parser.add_argument("--jobs", type=int, default=1, help="coarse runs at once (each runs the fine mesh too)")
@@ -176,15 +173,10 @@ def main():
         points = [(m, {"/objects/0/coarsening/method": m, "/objects/0/regions": [] if m == "none" else
                        [{"select": {"region": 2}, "E": VESSEL_E}]}) for m in METHODS]
         points.append((HOMOGENEOUS, {"/objects/0/coarsening/method": "harmonic", "/objects/0/regions": []}))
-        runs = sweep_runs.run_sweep(args.simrun, scene_file, points, work, "organ", jobs=args.jobs,
-                                    time_limit=TIMEOUT)
-        err = {m: read_error(runs[m]["dir"]) for m in METHODS + [HOMOGENEOUS]}
-        log = os.path.join(runs["harmonic"]["dir"], "simrun.log")
-        with open(log) as f:
-            counts = re.search(r"^model: \d+ vertices, (\d+) tets", f.read(), re.M)
-        if not counts:
-            sys.exit(f"{log}: no 'model:' line")
-        coarse_tets = int(counts.group(1))
+        runs = simrun.run_sweep(scene_file, points, work, "organ", jobs=args.jobs, time_limit=TIMEOUT,
+                                binary=args.simrun)
+        err = {m: simrun.read_run(runs[m]["dir"]).table("error").rows() for m in METHODS + [HOMOGENEOUS]}
+        coarse_tets = simrun.read_run(runs["harmonic"]["dir"]).counts["tets"]
         print(f"coarse mesh: {coarse_tets} tets (TetGen target_tets {COARSE_TARGET}; thesis 640), "
               f"{fine_tets / coarse_tets:.0f} fine tets per coarse tet")
         t = [e["t"] for e in err["harmonic"]]
@@ -257,8 +249,8 @@ def main():
         if not args.quick:
             cache = os.path.join(work, "timing_cache")
             fine_step, fine_wall = run_alone(args, scene_file, os.path.join(work, "time_fine"),
-                                             [f"/objects/0/mesh={json.dumps({'file': fine_mesh})}",
-                                              "/objects/0/coarsening/method=\"none\""], cache)
+                                             [("/objects/0/mesh", {"file": fine_mesh}),
+                                              ("/objects/0/coarsening/method", "none")], cache)
             coarse_step, coarse_wall = run_alone(args, scene_file, os.path.join(work, "time_coarse"), [],
                                                  os.path.join(work, "timing_cache_run"))
             pre_wall, pre_lines = coarsen_timing(args, scene_file, os.path.join(work, "coarsen"),

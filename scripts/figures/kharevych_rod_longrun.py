@@ -33,8 +33,9 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "kharevych_rod.json")
@@ -42,13 +43,12 @@ DAMPING = {"viscous": {"k_d": 0.002}}
 KEEP_POINTS = 2000
 
 
-def run(simrun, work, steps):
+def run(binary, work, steps):
     """The undamped and the damped rod, both at once (`simrun sweep -j 2`): per run the
     decimated rows and statistics of its energy.csv."""
-    runs = sweep_runs.run_sweep(simrun, SCENE, [("undamped", {"/damping": {}}),
-                                                ("damped", {"/damping": DAMPING})],
-                                work, "rod", fixed={"/output/frames": [], "/time/steps": steps},
-                                jobs=2)
+    runs = simrun.run_sweep(SCENE, [("undamped", {"/damping": {}}), ("damped", {"/damping": DAMPING})],
+                            work, "rod", fixed={"/output/frames": [], "/time/steps": steps}, jobs=2,
+                            binary=binary)
     return [read_energy(runs[label]["dir"], steps) for label in ("undamped", "damped")]
 
 
@@ -58,37 +58,34 @@ def read_energy(out, steps):
     kept = []
     stats = {"dP": 0.0, "dL": 0.0, "first": 0.0, "last": 0.0, "rise": 0.0}
     third = steps // 3
-    with open(os.path.join(out, "energy.csv")) as f:
-        reader = csv.reader(f)
-        header = next(reader)
-        col = {name: i for i, name in enumerate(header)}
-        for row in reader:
-            step = int(float(row[col["step"]]))
-            total = float(row[col["total"]])
-            P = math.sqrt(sum(float(row[col[k]]) ** 2 for k in ("px", "py", "pz")))
-            L = math.sqrt(sum(float(row[col[k]]) ** 2 for k in ("lx", "ly", "lz")))
-            if step == 0:
-                E0, P0, L0, elastic0 = total, P, L, float(row[col["elastic"]])
-                previous_sample = total
-            stats["dP"] = max(stats["dP"], abs(P - P0) / P0)
-            stats["dL"] = max(stats["dL"], abs(L - L0) / L0)
-            deviation = abs(total - E0) / E0
-            if step <= third:
-                stats["first"] = max(stats["first"], deviation)
-            if step >= 2 * third:
-                stats["last"] = max(stats["last"], deviation)
-            if step % 250 == 0 and step > 0:  # samples 1 s apart
-                stats["rise"] = max(stats["rise"], (total - previous_sample) / E0)
-                previous_sample = total
-            if step % every == 0:
-                kept.append((float(row[col["t"]]), total, float(row[col["elastic"]]), P, L))
+    columns = ("t", "step", "total", "elastic", "px", "py", "pz", "lx", "ly", "lz")
+    for row in simrun.iter_csv(os.path.join(out, "energy.csv"), columns):
+        step = int(row["step"])
+        total = row["total"]
+        P = math.sqrt(sum(row[k] ** 2 for k in ("px", "py", "pz")))
+        L = math.sqrt(sum(row[k] ** 2 for k in ("lx", "ly", "lz")))
+        if step == 0:
+            E0, P0, L0, elastic0 = total, P, L, row["elastic"]
+            previous_sample = total
+        stats["dP"] = max(stats["dP"], abs(P - P0) / P0)
+        stats["dL"] = max(stats["dL"], abs(L - L0) / L0)
+        deviation = abs(total - E0) / E0
+        if step <= third:
+            stats["first"] = max(stats["first"], deviation)
+        if step >= 2 * third:
+            stats["last"] = max(stats["last"], deviation)
+        if step % 250 == 0 and step > 0:  # samples 1 s apart
+            stats["rise"] = max(stats["rise"], (total - previous_sample) / E0)
+            previous_sample = total
+        if step % every == 0:
+            kept.append((row["t"], total, row["elastic"], P, L))
     stats["elastic_ratio"] = kept[-1][2] / elastic0
     return kept, stats
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="5,000 steps instead of 2,000,000")
     parser.add_argument("--steps", type=int, help="steps per run (overrides the mode)")

@@ -5,7 +5,7 @@ against the coarse element size, with the measured slopes (the issue expects ord
 Scene: scenes/kharevych_crack_bar.json, a 1 x 0.2 x 0.2 m linear cantilever (E = 1e7 Pa, a soft
 slice E = 1e5 Pa at 0.40 <= x <= 0.45) sagging under gravity, run to rest by backward Euler (dt =
 0.5 s, mass damping 50 /s) on a fixed fine reference mesh and on a series of coarse meshes of
-n x n/5 x n/5 cubes, as one `simrun sweep` (scripts/figures/sweep_runs.py). Two materials: the
+n x n/5 x n/5 cubes, as one `simrun sweep` (simrun.run_sweep, python/simrun). Two materials: the
 bar with the slice ("slice") and without it ("homogeneous"); two coarse methods: "harmonic"
 (the thesis' tensors, the fine mesh driven through its display map, Eqs. 4.6-4.7) and "none"
 (plain FEM with the coarse mesh's own E per tet, driven by barycentric interpolation).
@@ -57,13 +57,10 @@ import tempfile
 
 import numpy as np
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
-try:
-    import meshio
-except ImportError:  # Debian's python3-meshio; the figure scripts run with /usr/bin/python3
-    sys.exit("kharevych_static_orders.py needs meshio (Debian: python3-meshio)")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "kharevych_crack_bar.json")
@@ -91,7 +88,7 @@ def materials(args, fine_cells_x):
 
 def last_frame(folder):
     frames = sorted(f for f in os.listdir(folder) if f.endswith(".vtu"))
-    return meshio.read(os.path.join(folder, frames[-1]))
+    return simrun.read_vtu(os.path.join(folder, frames[-1]))
 
 
 def p1_norms_per_tet(points, tets, u):
@@ -131,7 +128,7 @@ def coarse_vertex_error(rest, u_f, coarse):
 def errors(folder, load, n):
     fine = last_frame(os.path.join(folder, "reference", "frames"))
     embedded = last_frame(os.path.join(folder, "embedded", "frames"))
-    tets = fine.cells_dict["tetra"]
+    tets = fine.tets
     rest = fine.points - fine.point_data["displacement"]
     u_f = fine.point_data["displacement"]
     u_c = embedded.point_data["displacement"]
@@ -155,7 +152,7 @@ def slope(hs, es):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="fine 20 x 4 x 4, coarse n = 5, 10")
     parser.add_argument("--load", choices=["bending", "axial"], default="bending",
@@ -202,7 +199,7 @@ def main():
             + ("_layers" if args.layers else ""))
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        runs = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "orders", fixed=fixed)
+        runs = simrun.run_sweep(SCENE, points, work, "orders", fixed=fixed, binary=args.simrun)
         for (material, method, n), _ in points:
             rows.append({"material": material, "method": method, "n": n, "h": 1.0 / n,
                          **errors(runs[(material, method, n)]["dir"], args.load, n)})

@@ -6,14 +6,13 @@ The fine mesh is TetGen's (through simrun) on a subdivided icosahedron with its 
 ellipsoid, so it lies inside it; tets whose centroid lies within a tube carry Medit reference 2."""
 import json
 import os
-import subprocess
 import sys
-import time
 
 import numpy as np
 
-import kharevych_coarsening
-import voxel_meshes
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+import voxel_meshes  # noqa: E402
 
 SEMI_AXES = (0.12, 0.06, 0.08)
 CENTRE = (0.0, 0.065, 0.0)  # bottom 5 mm above the floor
@@ -21,17 +20,6 @@ VESSEL_RADIUS = 0.009
 # Vessel tree: (start, end) segments; the two branches end near the surface on the +x side.
 VESSELS = [((-0.095, 0.065, 0.0), (0.02, 0.065, 0.0)), ((0.02, 0.065, 0.0), (0.085, 0.085, 0.035)),
            ((0.02, 0.065, 0.0), (0.085, 0.045, -0.035))]
-
-
-def timed_simrun(cmd, cache, timeout=None):
-    """Runs a simrun command with the coarsening cache in folder `cache` (docs/caches.md); exits
-    with its output when it fails. Returns (stdout, whole-process seconds)."""
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout,
-                          env=dict(os.environ, SIMRUN_CACHE_DIR=cache))
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stdout}")
-    return proc.stdout, time.monotonic() - start
 
 
 def vessel_region(points):
@@ -44,7 +32,7 @@ def vessel_region(points):
     return np.where(near, 2, 1)
 
 
-def fine_mesh(simrun, work, target_tets, subdivisions, timeout=None):
+def fine_mesh(binary, work, target_tets, subdivisions, timeout=None):
     """simrun runs TetGen on the inscribed ellipsoid surface and writes its rest frame; the tets,
     vessel tets tagged 2, go to WORK/organ_fine.mesh. Returns (path, vertices, tets, regions)."""
     surface = os.path.join(work, "organ_fine.off")
@@ -57,11 +45,10 @@ def fine_mesh(simrun, work, target_tets, subdivisions, timeout=None):
     with open(scene_file, "w") as f:
         json.dump(scene, f)
     out = os.path.join(work, "organ_fine_mesh")
-    timed_simrun([simrun, "run", scene_file, "-o", out, "--force", "--quiet", "--threads", "1"],
-                 os.path.join(work, "mesh_cache"), timeout)
-    frame = os.path.join(out, "frames", "000000.vtu")
-    vertices = kharevych_coarsening.vtu_array(frame, "Points").reshape(-1, 3)
-    tets = kharevych_coarsening.vtu_array(frame, "connectivity").reshape(-1, 4)
+    simrun.run(scene_file, out, threads=1, binary=binary, timeout=timeout,
+               env={"SIMRUN_CACHE_DIR": os.path.join(work, "mesh_cache")})
+    frame = simrun.read_vtu(os.path.join(out, "frames", "000000.vtu"))
+    vertices, tets = frame.points, frame.tets
     regions = vessel_region(vertices[tets].mean(axis=1))
     path = os.path.join(work, "organ_fine.mesh")
     voxel_meshes.write_medit(path, vertices, tets, regions)

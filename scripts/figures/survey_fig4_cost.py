@@ -30,13 +30,13 @@ import argparse
 import csv
 import math
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "survey_fig6_beam.json")
@@ -47,24 +47,20 @@ PLOT_LABELS = {"ere": "ERE", "siere": r"SIERE $s = 5$", "si": "SI"}
 CAP_S = 300
 
 
-def run(simrun, method, young, steps, extra, work):
+def run(binary, method, young, steps, extra, work):
+    """One run, one thread, capped at CAP_S s; extra: further (pointer, value) settings."""
     out = os.path.join(work, f"{method}_{young:g}")
-    cmd = [simrun, "run", SCENE, "-o", out, "--quiet", "--threads", "1", "--set", "/output/frames=[]",
-           "--set", f"/integrator/type={method}", "--set", "/integrator/modes=5",
-           "--set", f"/objects/0/material/E={young:g}", "--steps", str(steps)] + extra
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=CAP_S)
-        rc, message = proc.returncode, proc.stdout.strip()
-    except subprocess.TimeoutExpired:
+    sets = [("/output/frames", []), ("/integrator/type", method), ("/integrator/modes", 5),
+            ("/objects/0/material/E", young)] + extra
+    process = simrun.call(simrun.run_arguments(SCENE, out, sets, steps=steps, threads=1, force=False), binary=binary,
+                          timeout=CAP_S)
+    if process.timed_out:
         rc, message = None, f"> {CAP_S} s"
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    rows = []
+    else:
+        rc, message = process.returncode, process.output.strip()
+    cpu = process.cpu_seconds
     path = os.path.join(out, "stats.csv")
-    if os.path.exists(path):
-        with open(path) as f:
-            rows = [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+    rows = simrun.read_csv(path).rows() if os.path.exists(path) else []
     body = rows[1:] or rows
 
     def med(key):
@@ -87,14 +83,14 @@ def slope(xs, ys):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="16 x 2 x 2 cubes, E = 1e5 ... 1e9, 4 steps")
     plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.quick:
-        youngs, steps, extra = [1e5, 1e6, 1e7, 1e8, 1e9], 4, ["--set", "/objects/0/mesh/box/cells=[16,2,2]"]
+        youngs, steps, extra = [1e5, 1e6, 1e7, 1e8, 1e9], 4, [("/objects/0/mesh/box/cells", [16, 2, 2])]
     else:
         youngs, steps, extra = [1e5, 1e6, 1e7, 1e8, 1e9, 1e10], 20, []
     with tempfile.TemporaryDirectory() as work:

@@ -31,11 +31,12 @@ import argparse
 import csv
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "survey_fig6_beam.json")
@@ -47,22 +48,21 @@ LENGTH, SIDE, YOUNG, RHO = 0.8, 0.1, 1e5, 1000.0
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="16 x 2 x 2 cubes, 100 eigenvalues")
     plotting.add_format_argument(parser)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     count = 100 if args.quick else 1000
-    extra = ["--set", "/objects/0/mesh/box/cells=[16,2,2]"] if args.quick else []
+    extra = [("/objects/0/mesh/box/cells", [16, 2, 2])] if args.quick else []
     # simrun modes also writes one VTU per mode (~0.2 MB each on the full beam): a temporary folder.
     with tempfile.TemporaryDirectory() as work:
-        cmd = [args.simrun, "modes", SCENE, "-n", str(count), "-o", work, "--quiet", "--threads", "1"] + extra
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
-        if proc.returncode != 0:
-            sys.exit(f"simrun modes exit {proc.returncode}: {proc.stdout.strip()}")
-        with open(os.path.join(work, "modes.csv")) as f:
-            rows = [(int(r["mode"]), float(r["eigenvalue"]), float(r["frequency_hz"])) for r in csv.DictReader(f)]
+        command = ["modes", SCENE, "-n", str(count), "-o", work, "--quiet", "--threads", "1"]
+        simrun.call(command + simrun.set_arguments(extra), binary=args.simrun, timeout=600, check=True)
+        modes = simrun.read_csv(os.path.join(work, "modes.csv"))
+        rows = [(int(m), lam, f) for m, lam, f in zip(modes["mode"].tolist(), modes["eigenvalue"].tolist(),
+                                                         modes["frequency_hz"].tolist())]
     lam = [r[1] for r in rows]
     if len(lam) < count:
         sys.exit(f"simrun modes returned {len(lam)} eigenvalues, asked for {count}")

@@ -30,8 +30,9 @@ import os
 import sys
 import tempfile
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "survey_fig6_beam.json")
@@ -48,20 +49,19 @@ PLOT_LABELS = {"be": "BE", "siere": r"SIERE $s = 10$", "str_sbdf2ere": r"STR-SBD
 SETTINGS = {"siere": {"/integrator/modes": 10}, "str_sbdf2ere": {"/integrator/modes": 10}}
 
 
-def run(simrun, work, fixed):
+def run(binary, work, fixed):
     """Every method, two at a time with one thread each (`simrun sweep -j 2`): per method its
     status, message, energy rows, Newton iterations and summed step wall time."""
     points = [(m, {"/integrator/type": m, **SETTINGS.get(m, {})}) for m in METHODS]
-    runs = sweep_runs.run_sweep(simrun, SCENE, points, work, "beam", fixed=fixed, jobs=2,
-                                accept=("finished", "diverged", "failed"))
+    runs = simrun.run_sweep(SCENE, points, work, "beam", fixed=fixed, jobs=2,
+                            accept=("finished", "diverged", "failed"), binary=binary)
     results = []
     for m in METHODS:
-        out = runs[m]["dir"]
-        energy = sweep_runs.read_rows(os.path.join(out, "energy.csv"))
-        with open(os.path.join(out, "stats.csv")) as f:
-            rows = list(csv.DictReader(f))
+        result = simrun.read_run(runs[m]["dir"])
+        energy = result.energy.rows()
+        rows = result.stats.rows()
         iters = [int(r["newton_iters"]) for r in rows]
-        wall = sum(float(r["wall_s"]) for r in rows)
+        wall = sum(r["wall_s"] for r in rows)
         results.append((m, runs[m]["status"], runs[m]["message"], energy, (iters, wall)))
     return results
 
@@ -72,7 +72,7 @@ def peak_to_peak(values):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true",
                         help="16 x 2 x 2 cubes (320 tets), 300 steps instead of 32 x 4 x 4, 600 steps")

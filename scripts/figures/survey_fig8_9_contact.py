@@ -33,14 +33,14 @@ usage: scripts/figures/survey_fig8_9_contact.py [--contact-curves PATH] [--out D
 (--quick: the same curves with 400 instead of 2000 samples; both take well under a second.)
 """
 import argparse
-import csv
-import io
 import math
 import os
 import subprocess
 import sys
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DHATS = [1.0, 0.5, 0.25, 0.1]
@@ -53,9 +53,8 @@ def curves(tool, args, out_path):
     text = subprocess.run([tool] + args, check=True, stdout=subprocess.PIPE, text=True).stdout
     with open(out_path, "w") as f:
         f.write(text)
-    rows = list(csv.reader(io.StringIO(text)))
-    header = rows[0]
-    return header, {h: [float(r[i]) for r in rows[1:]] for i, h in enumerate(header)}
+    table = simrun.read_csv(out_path)
+    return table.columns, {h: column.tolist() for h, column in table.items()}
 
 
 def check_barrier(data):

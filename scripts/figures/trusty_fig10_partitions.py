@@ -53,13 +53,10 @@ import tempfile
 
 import numpy as np
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
-try:
-    import meshio
-except ImportError:  # Debian's python3-meshio; the figure scripts run with /usr/bin/python3
-    sys.exit("trusty_fig10_partitions.py needs meshio (Debian: python3-meshio)")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "trusty_fig10_h_shape.json")
@@ -78,29 +75,30 @@ def run(args, work, cells):
         if control:
             sets.update({f"/objects/0/regions/{i}/E": SOFT_E for i in range(len(H_BOXES))})
         points.append((label, sets))
-    done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "fig10",
-                                fixed={"/objects/0/mesh/box/cells": list(cells), "/solver/cubature": True},
-                                time_limit=args.timeout,
-                                accept=("finished", "diverged", "failed", "interrupted"))
+    done = simrun.run_sweep(SCENE, points, work, "fig10",
+                            fixed={"/objects/0/mesh/box/cells": list(cells), "/solver/cubature": True},
+                            time_limit=args.timeout, accept=("finished", "diverged", "failed", "interrupted"),
+                            binary=args.simrun)
     out = {}
     for label, _ in points:
         r = done[label]
         if r["status"] == "finished":
             out[label] = (r["dir"], "")
         else:
-            out[label] = (None, f"> {args.timeout:g} s" if sweep_runs.capped(r)
+            out[label] = (None, f"> {args.timeout:g} s" if simrun.capped(r)
                           else f"{r['status']}: {r['message'][-200:]}")
     return out
 
 
 def analyse(out):
-    frame = meshio.read(os.path.join(out, "frames", "000000.vtu"))
-    points, tets = frame.points, frame.cells_dict["tetra"]
+    frame = simrun.read_vtu(os.path.join(out, "frames", "000000.vtu"))
+    points, tets = frame.points, frame.tets
+    tet_data = frame.cell_data_of("tetra")
     a, b, c, d = (points[tets[:, i]] for i in range(4))
     volume = np.abs(np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a)) / 6
     centroid = points[tets].mean(axis=1)
-    partition = frame.cell_data_dict["partition"]["tetra"].astype(int)
-    young = frame.cell_data_dict["E"]["tetra"]
+    partition = tet_data["partition"].astype(int)
+    young = tet_data["E"]
     in_h = np.zeros(len(tets), dtype=bool)
     for (x0, y0), (x1, y1) in H_BOXES:
         in_h |= (centroid[:, 0] >= x0) & (centroid[:, 0] <= x1) & (centroid[:, 1] >= y0) & (centroid[:, 1] <= y1)
@@ -110,7 +108,7 @@ def analyse(out):
     part_volume = np.bincount(partition, weights=volume, minlength=parts)
     stiff_share = np.bincount(partition, weights=volume * in_h, minlength=parts) / part_volume
     origins = frame.point_data["handle_origin"]
-    sampled = frame.cell_data_dict["cubature_weight"]["tetra"] > 0
+    sampled = tet_data["cubature_weight"] > 0
     return {"sampled": sampled, "volume": volume, "centroid": centroid, "partition": partition, "in_h": in_h, "parts": parts,
             "part_volume": part_volume, "stiff_share": stiff_share, "origins": points[origins >= 0],
             "E_stiff": float(young[in_h].max()), "E_soft": float(young[~in_h].max())}
@@ -138,7 +136,7 @@ def per_material(a):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="20 x 20 x 2 cells")
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")

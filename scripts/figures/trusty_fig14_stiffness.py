@@ -83,13 +83,13 @@ import argparse
 import csv
 import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
-import plotting
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "trusty_fig14_ball.json")
@@ -100,21 +100,21 @@ LABELS = {"cholmod": "IPC-direct (CHOLMOD)", "pcg": "IPC-PCG (Jacobi)", "multile
           "multilevel_assembled": "multilevel, assembled subspace solves"}
 # The multilevel solver's settings, all explicit (see the docstring).
 PARTITIONS = 16
-MULTILEVEL_COMMON = ["--set", "/solver/type=multilevel", "--set", "/solver/fine_iterations=20",
-                     "--set", "/solver/subspace_tolerance=1e-4", "--set", "/solver/jump_penalty=0", "--set", "/solver/seed=1"]
-MULTILEVEL = {
+MULTILEVEL_COMMON = [("/solver/type", "multilevel"), ("/solver/fine_iterations", 20),
+                     ("/solver/subspace_tolerance", 1e-4), ("/solver/jump_penalty", 0), ("/solver/seed", 1)]
+MULTILEVEL = {  # (pointer, value) settings per solver
     # The paper's method: matrix-free block-Jacobi PCG in the affine and SMS spaces.
-    "multilevel": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free", "--set", "/solver/sms_deflation=none",
-                                       "--set", "/solver/sms_ritz_vectors=0"],
+    "multilevel": MULTILEVEL_COMMON + [("/solver/subspace_products", "matrix_free"), ("/solver/sms_deflation", "none"),
+                                       ("/solver/sms_ritz_vectors", 0)],
     # The same with the SMS PCG deflated by each object's affine field alone.
-    "multilevel_deflated": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
-                                                "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=0"],
+    "multilevel_deflated": MULTILEVEL_COMMON + [("/solver/subspace_products", "matrix_free"),
+                                                ("/solver/sms_deflation", "affine"), ("/solver/sms_ritz_vectors", 0)],
     # ... and by 16 recycled Ritz vectors of the preconditioned SMS matrix besides (simrun's
     # matrix-free default).
-    "multilevel_ritz": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=matrix_free",
-                                            "--set", "/solver/sms_deflation=affine", "--set", "/solver/sms_ritz_vectors=16"],
+    "multilevel_ritz": MULTILEVEL_COMMON + [("/solver/subspace_products", "matrix_free"),
+                                            ("/solver/sms_deflation", "affine"), ("/solver/sms_ritz_vectors", 16)],
     # simrun's default subspace solve: U^T H U assembled and factorized (no subspace CG iterations).
-    "multilevel_assembled": MULTILEVEL_COMMON + ["--set", "/solver/subspace_products=assembled"],
+    "multilevel_assembled": MULTILEVEL_COMMON + [("/solver/subspace_products", "assembled")],
 }
 ML_LEVELS = ["affine", "sms", "fine"]
 FLAT = 2.0  # the paper's "consistently 100-200": max / min within 2x counts as flat
@@ -134,40 +134,39 @@ SAME_STATE_PAPER_STOP = 1e-2
 PLATE_SIZE, PLATE_THICKNESS = 0.2, 0.01  # m: --body plate, L / t = 20
 
 
-def mesh_arguments(body, size, thickness=PLATE_THICKNESS):
-    """--set arguments that make the scene's mesh: the ball at TetGen target_tets `size`, or a
-    free thin plate of `size` x 2 x `size` box cells (5 tets each) lying flat 5 cm above the
-    plane."""
+def mesh_settings(body, size, thickness=PLATE_THICKNESS):
+    """(pointer, value) settings that make the scene's mesh: the ball at TetGen target_tets
+    `size`, or a free thin plate of `size` x 2 x `size` box cells (5 tets each) lying flat 5 cm
+    above the plane."""
     if body == "ball":
-        return ["--set", f"/objects/0/mesh/tetgen/target_tets={size}"]
+        return [("/objects/0/mesh/tetgen/target_tets", size)]
     mesh = {"box": {"size": [PLATE_SIZE, thickness, PLATE_SIZE], "cells": [size, 2, size]},
             "transform": {"translate": [-PLATE_SIZE / 2, 0.05, -PLATE_SIZE / 2]}}
-    return ["--set", "/objects/0/mesh=" + json.dumps(mesh)]
+    return [("/objects/0/mesh", mesh)]
 
 
 class Runner:
     def __init__(self, args, work):
-        self.simrun, self.work, self.timeout = args.simrun, work, args.timeout
+        self.binary, self.work, self.timeout = args.simrun, work, args.timeout
         self.body, self.thickness, self.partitions = args.body, args.plate_thickness, args.partitions
-        self.common = ["--set", f"/integrator/newton/projection={args.projection}",
-                       "--set", f"/solver/max_iterations={args.pcg_max_iterations}"]
+        self.common = [("/integrator/newton/projection", args.projection),
+                       ("/solver/max_iterations", args.pcg_max_iterations)]
         if args.direction_tolerance > 0:  # the paper's stop, the same for every solver
-            self.common += ["--set", f"/integrator/newton/direction_tolerance={args.direction_tolerance:g}",
-                            "--set", f"/integrator/newton/direction_norm={args.direction_norm}"]
+            self.common += [("/integrator/newton/direction_tolerance", args.direction_tolerance),
+                            ("/integrator/newton/direction_norm", args.direction_norm)]
 
-    def run(self, name, tets, young, extra):
-        """simrun run with the mesh size and E; returns (exit code or None on timeout, message,
-        last stats row, last energy row)."""
+    def run(self, name, tets, young, sets=(), steps=None, start_from=None, extra=()):
+        """simrun run with the mesh size and E (and further (pointer, value) settings); returns
+        (exit code or None on timeout, message, last stats row, last energy row)."""
         out = os.path.join(self.work, name)
-        cmd = [self.simrun, "run", SCENE, "-o", out, "--quiet", "--force", "--threads", "1",
-               *mesh_arguments(self.body, tets, self.thickness),
-               "--set", f"/objects/0/material/E={young:g}"] + self.common + extra
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                  timeout=self.timeout)
-            rc, message = proc.returncode, proc.stdout.strip()
-        except subprocess.TimeoutExpired:
+        base = mesh_settings(self.body, tets, self.thickness) + [("/objects/0/material/E", young)] + self.common
+        command = simrun.run_arguments(SCENE, out, base + list(sets), steps=steps, threads=1, start_from=start_from,
+                                       extra=extra)
+        process = simrun.call(command, binary=self.binary, timeout=self.timeout)
+        if process.timed_out:
             rc, message = None, f"> {self.timeout:g} s"
+        else:
+            rc, message = process.returncode, process.output.strip()
         return rc, message, last_row(os.path.join(out, "stats.csv")), last_row(os.path.join(out, "energy.csv"))
 
     def first_contact(self, tets, young):
@@ -175,8 +174,9 @@ class Runner:
         previous = None
         for step in range(1, MAX_PROBE_STEPS + 1):
             name = f"probe_t{tets}_E{young:g}_{step}"
-            start = ["--start-from", os.path.join(self.work, previous)] if previous else []
-            rc, message, stats, _ = self.run(name, tets, young, start + ["--steps", str(step), "--checkpoint-every", "1"])
+            start = os.path.join(self.work, previous) if previous else None
+            rc, message, stats, _ = self.run(name, tets, young, steps=step, start_from=start,
+                                             extra=["--checkpoint-every", "1"])
             if rc != 0 or not stats:
                 sys.exit(f"probe step {step} (target_tets {tets}, E {young:g}) failed: {message}")
             if float(stats["contacts"]) > 0:
@@ -187,57 +187,53 @@ class Runner:
     def lowest_elastic_eigenvalue(self, tets, young):
         """Smallest nonzero eigenvalue of K u = lambda M u at rest (omega_1^2) from simrun modes."""
         out = os.path.join(self.work, f"modes_t{tets}")
-        cmd = [self.simrun, "modes", SCENE, "-o", out, "--quiet", "--threads", "1", "-n", "10", "--csv-only",
-               *mesh_arguments(self.body, tets, self.thickness), "--set", f"/objects/0/material/E={young:g}"]
-        subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=self.timeout)
-        with open(os.path.join(out, "modes.csv")) as f:
-            values = [float(r["eigenvalue"]) for r in csv.DictReader(f)]
+        sets = mesh_settings(self.body, tets, self.thickness) + [("/objects/0/material/E", young)]
+        simrun.call(["modes", SCENE, "-o", out, "--quiet", "--threads", "1", "-n", "10", "--csv-only"]
+                    + simrun.set_arguments(sets), binary=self.binary, timeout=self.timeout, check=True)
+        values = simrun.read_csv(os.path.join(out, "modes.csv"))["eigenvalue"].tolist()
         # The six rigid modes are zero up to rounding (|lambda| ~ 1e-10 of the first elastic one).
         return next(v for v in values if v > 1e-6 * max(values))
 
     def tet_count(self, tets):
-        with open(os.path.join(self.work, f"probe_t{tets}_E{self.first_young:g}_1", "simrun.log")) as f:
-            for line in f:  # "/objects/0 (ball): 606 vertices, 1769 tets"
-                match = re.match(r"/objects/0 \(.*, (\d+) tets", line)
-                if match:
-                    return int(match.group(1))
-        return None
+        """The first object's tets in the first probe run (run.json counts)."""
+        return object_tets(os.path.join(self.work, f"probe_t{tets}_E{self.first_young:g}_1"))
 
 
 def last_row(path):
     if not os.path.exists(path):
         return {}
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
+    rows = simrun.read_csv(path).rows()
     return rows[-1] if rows else {}
 
 
+def counts(folder):
+    """run.json's counts of a run folder ({} without run.json)."""
+    return simrun.read_run(folder).counts if os.path.exists(os.path.join(folder, "run.json")) else {}
+
+
+def object_tets(folder):
+    """Tets of the first object, or None."""
+    objects = counts(folder).get("objects", [])
+    return objects[0]["tets"] if objects else None
+
+
 def handles(folder):
-    """SMS handles from the log line "multilevel: N SMS handles (|U| = ...", or None."""
-    path = os.path.join(folder, "simrun.log")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                match = re.match(r"multilevel: (\d+) SMS handles", line)
-                if match:
-                    return int(match.group(1))
-    return None
+    """SMS handles of the multilevel solver (run.json counts), or None."""
+    return counts(folder).get("multilevel", {}).get("sms_handles")
 
 
 def measure(runner, tets, young, repeats, solvers):
     """Step K from the pre-contact checkpoint with each solver; one dict per solver."""
     step, checkpoint = runner.first_contact(tets, young)
-    start = ["--start-from", checkpoint] if checkpoint else []
     result = {}
     for solver in solvers:
         walls, counters, rc, message, stats, energy = [], set(), 0, "", {}, {}
         multilevel = solver.startswith("multilevel")
-        extra = (MULTILEVEL[solver] + ["--set", f"/solver/partitions={runner.partitions}"] if multilevel
-                 else ["--set", f"/solver/type={solver}"])
+        sets = (MULTILEVEL[solver] + [("/solver/partitions", runner.partitions)] if multilevel
+                else [("/solver/type", solver)])
         for rep in range(repeats):
             name = f"step_t{tets}_E{young:g}_{solver}_{rep}"
-            rc, message, stats, energy = runner.run(name, tets, young,
-                                                    start + ["--steps", str(step)] + extra)
+            rc, message, stats, energy = runner.run(name, tets, young, sets, steps=step, start_from=checkpoint)
             if rc != 0 or not stats or int(stats["step"]) != step:
                 break
             walls.append(float(stats["wall_s"]))
@@ -279,7 +275,7 @@ def cell(row, key, fmt):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="1769-tet ball, E = 1e6 and 1e10, 1 repeat")
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")

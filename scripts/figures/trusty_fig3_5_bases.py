@@ -57,14 +57,10 @@ import tempfile
 
 import numpy as np
 
-import plotting
-import sweep_runs
-import voxel_meshes
-
-try:
-    import meshio
-except ImportError:  # Debian's python3-meshio; the figure scripts run with /usr/bin/python3
-    sys.exit("trusty_fig3_5_bases.py needs meshio (Debian: python3-meshio)")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
+import voxel_meshes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAYERS_SCENE = os.path.join(ROOT, "scenes", "trusty_fig4_layers.json")
@@ -126,16 +122,12 @@ def points_for(base):
 
 
 def frames(out):
-    names = sorted(n for n in os.listdir(os.path.join(out, "frames")) if n.endswith(".vtu"))
-    return [meshio.read(os.path.join(out, "frames", n)) for n in names]
+    return [simrun.read_vtu(frame.path) for frame in simrun.read_run(out).frames]
 
 
-def handles_of(log):
-    with open(log) as f:
-        for line in f:
-            if "SMS handles" in line:
-                return int(line.split("multilevel:")[1].split()[0])
-    return None
+def handles_of(out):
+    """The multilevel solver's SMS handles (run.json counts), None without."""
+    return simrun.read_run(out).counts.get("multilevel", {}).get("sms_handles")
 
 
 def analyse_cut(out, cell):
@@ -184,7 +176,7 @@ def plot(args, cut, layers, support, cell, dt):
         ax = fig.add_subplot(grid[0, k])
         r = cut[label]
         mesh, rest = r["last"], r["rest"]
-        tets = mesh.cells_dict["tetra"]
+        tets = mesh.tets
         front = np.abs(rest[:, 2]) < 1e-9
         faces = set()
         for t in tets:
@@ -223,7 +215,7 @@ def plot(args, cut, layers, support, cell, dt):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="15 x 15 voxels and cells, fewer steps")
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")
@@ -237,18 +229,16 @@ def main():
         work = os.path.abspath(args.runs or tmp)
         os.makedirs(work, exist_ok=True)
         cut_scene, cut_tets, cell = cut_square_scene(work, voxels, cut_steps)
-        cut_runs = sweep_runs.run_sweep(args.simrun, cut_scene, points_for("cut"), work, "fig3",
-                                        time_limit=args.timeout)
-        layer_runs = sweep_runs.run_sweep(
-            args.simrun, LAYERS_SCENE, points_for("layers"), work, "fig4",
-            fixed={"/time/steps": layer_steps,
-                   "/objects/0/mesh/box/cells": [cells, cells, 1]},
-            time_limit=args.timeout)
+        cut_runs = simrun.run_sweep(cut_scene, points_for("cut"), work, "fig3", time_limit=args.timeout,
+                                    binary=args.simrun)
+        layer_runs = simrun.run_sweep(
+            LAYERS_SCENE, points_for("layers"), work, "fig4",
+            fixed={"/time/steps": layer_steps, "/objects/0/mesh/box/cells": [cells, cells, 1]},
+            time_limit=args.timeout, binary=args.simrun)
         labels = ["full"] + BASES
         cut = {label: analyse_cut(cut_runs[f"cut:{label}"]["dir"], cell) for label in labels}
         layers = {label: analyse_layers(layer_runs[f"layers:{label}"]["dir"]) for label in labels}
-        handles = {b: handles_of(os.path.join(layer_runs[f"layers:{b}"]["dir"], "simrun.log"))
-                   for b in BASES}
+        handles = {b: handles_of(layer_runs[f"layers:{b}"]["dir"]) for b in BASES}
         support = {b: layers[b]["handle_count"] / handles[b] for b in BASES}
         walls = {label: (cut_runs[f"cut:{label}"]["wall_s"], layer_runs[f"layers:{label}"]["wall_s"])
                  for label in labels}

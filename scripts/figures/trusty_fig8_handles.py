@@ -52,8 +52,9 @@ import os
 import sys
 import tempfile
 
-import plotting
-from trusty_one_step_error import PAPER_STOP, ROOT, Stepper, compare
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from simrun import plotting  # noqa: E402
+from trusty_one_step_error import PAPER_STOP, ROOT, Stepper, compare  # noqa: E402
 
 IMPACT = (os.path.join(ROOT, "scenes", "trusty_fig8_impact.json"), 1)
 SPIKE = (os.path.join(ROOT, "scenes", "ipc_ball_on_spike.json"), 20)
@@ -123,7 +124,7 @@ def print_rows(rows):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="6 x 3 x 6 cubes, partitions 4 and 32, polish 0 and 20")
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")

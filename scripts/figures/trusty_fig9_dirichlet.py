@@ -47,13 +47,10 @@ import tempfile
 
 import numpy as np
 
-import plotting
-import sweep_runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
-try:
-    import meshio
-except ImportError:  # Debian's python3-meshio; the figure scripts run with /usr/bin/python3
-    sys.exit("trusty_fig9_dirichlet.py needs meshio (Debian: python3-meshio)")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenes", "trusty_fig9_cantilever.json")
@@ -73,15 +70,14 @@ def run(args, work, meshes):
     points = [((cells, label), {"/objects/0/mesh/box/cells": list(cells), "/solver/type": solver,
                                 "/solver/dirichlet_aware": aware})
               for cells in meshes for label, solver, aware in VARIANTS]
-    done = sweep_runs.run_sweep(args.simrun, SCENE, points, work, "fig9",
-                                fixed={"/time/steps": STEPS, "/output/every": STEPS},
-                                time_limit=args.timeout,
-                                accept=("finished", "diverged", "failed", "interrupted"))
+    done = simrun.run_sweep(SCENE, points, work, "fig9", fixed={"/time/steps": STEPS, "/output/every": STEPS},
+                            time_limit=args.timeout, accept=("finished", "diverged", "failed", "interrupted"),
+                            binary=args.simrun)
     results = {cells: {} for cells in meshes}
     for (cells, label), _ in points:
         r = done[(cells, label)]
         if r["status"] != "finished":
-            message = f"> {args.timeout:g} s" if sweep_runs.capped(r) else f"{r['status']}: {r['message'][-200:]}"
+            message = f"> {args.timeout:g} s" if simrun.capped(r) else f"{r['status']}: {r['message'][-200:]}"
             results[cells][label] = {"label": label, "ok": False, "message": message}
         else:
             results[cells][label] = {"label": label, "ok": True, **analyse(r["dir"])}
@@ -98,21 +94,20 @@ def green_strain(rest, now, tets):
 
 
 def analyse(out):
-    first = meshio.read(os.path.join(out, "frames", "000000.vtu"))
-    last = meshio.read(os.path.join(out, "frames", f"{STEPS:06d}.vtu"))
+    first = simrun.read_vtu(os.path.join(out, "frames", "000000.vtu"))
+    last = simrun.read_vtu(os.path.join(out, "frames", f"{STEPS:06d}.vtu"))
     rest, now = first.points, last.points
     u = now - rest
     tip = np.abs(rest[:, 0] - rest[:, 0].max()) < 1e-9
     clamp = np.abs(rest[:, 0] - rest[:, 0].min()) < 1e-9
-    tets = last.cells_dict["tetra"]
+    tets = last.tets
     strain = green_strain(rest, now, tets)
     clamp_tets = clamp[tets].any(axis=1)
     stations = np.unique(np.round(rest[:, 0], 9))
     profile = [float(u[np.abs(rest[:, 0] - x) < 1e-9, 1].mean()) for x in stations]
-    with open(os.path.join(out, "stats.csv")) as f:
-        stats = list(csv.DictReader(f))
-    with open(os.path.join(out, "energy.csv")) as f:
-        energy = list(csv.DictReader(f))[-1]
+    result = simrun.read_run(out)
+    stats = result.stats.rows()
+    energy = result.energy.rows()[-1]
     return {"vertices": len(rest), "tets": len(tets), "tip": float(u[tip, 1].mean()),
             "clamp_strain": float(strain[clamp_tets].max()), "max_strain": float(strain.max()),
             "newton": sum(int(r["newton_iters"]) for r in stats),
@@ -123,7 +118,7 @@ def analyse(out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="the 30 x 6 x 6 mesh only")
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")

@@ -58,13 +58,12 @@ import argparse
 import csv
 import math
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
-import plotting
-import vtu
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import simrun  # noqa: E402
+from simrun import plotting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # SCENE:K[:P=V,P=V...], the third part: overrides of solver a in this case only (the stressball:
@@ -83,7 +82,7 @@ STAT_KEYS = ["newton_iters", "cg_iters", "ml_affine_iters", "ml_sms_iters", "ml_
 
 
 def sets(pairs):
-    """['/a=1', ...] -> ['--set', '/a=1', ...]"""
+    """['/a=1', ...] (P=V texts, as the command line takes them) -> ['--set', '/a=1', ...]"""
     out = []
     for p in pairs:
         out += ["--set", p]
@@ -91,85 +90,83 @@ def sets(pairs):
 
 
 def last_row(path):
+    """The last row of a CSV file, its cells as written ({} when there is none)."""
     if not os.path.exists(path):
         return {}
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
+    rows = simrun.read_csv(path, as_text=True).rows()
     return rows[-1] if rows else {}
 
 
-def log_handles(folder):
-    """SMS handles from the log line "multilevel: N SMS handles (|U| = ...", or None."""
-    path = os.path.join(folder, "simrun.log")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                match = re.match(r"multilevel: (\d+) SMS handles", line)
-                if match:
-                    return int(match.group(1))
-    return None
+def counts(folder):
+    """run.json's counts of a run folder ({} without run.json)."""
+    return simrun.read_run(folder).counts if os.path.exists(os.path.join(folder, "run.json")) else {}
 
 
-def log_tets(folder):
-    """Tets of the first object ("/objects/0 (ball): 1286 vertices, 4757 tets"), or None."""
-    path = os.path.join(folder, "simrun.log")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                match = re.match(r"/objects/0 \(.*, (\d+) tets", line)
-                if match:
-                    return int(match.group(1))
-    return None
+def run_handles(folder):
+    """SMS handles of the multilevel solver (run.json counts), or None."""
+    return counts(folder).get("multilevel", {}).get("sms_handles")
+
+
+def run_tets(folder):
+    """Tets of the first object (run.json counts), or None."""
+    objects = counts(folder).get("objects", [])
+    return objects[0]["tets"] if objects else None
 
 
 def frame(folder, step):
     return os.path.join(folder, "frames", f"{step:06d}.vtu")
 
 
+def flat_points(path):
+    """A frame's point coordinates as one flat tuple x0, y0, z0, x1, ..."""
+    return tuple(simrun.read_vtu(path).points.ravel().tolist())
+
+
 class Stepper:
     """Runs the state and the single steps of one case (scene, K, common overrides)."""
 
-    def __init__(self, simrun, scene, step, common, work, timeout):
-        self.simrun, self.scene, self.step, self.common = simrun, scene, step, common
+    def __init__(self, binary, scene, step, common, work, timeout):
+        self.binary, self.scene, self.step, self.common = binary, scene, step, common
         self.work, self.timeout = work, timeout
         self.stem = os.path.splitext(os.path.basename(scene))[0]
         self.state = os.path.join(work, f"{self.stem}_K{step}_state")
 
-    def run(self, out, extra):
-        cmd = [self.simrun, "run", self.scene, "-o", out, "--quiet", "--force", "--threads", "1"] + \
-              sets(self.common) + extra
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                  timeout=self.timeout)
-            return proc.returncode, proc.stdout.strip()
-        except subprocess.TimeoutExpired:
+    def run(self, out, overrides, steps, start_from=None, extra=()):
+        """simrun run with the common and then these P=V overrides; (exit code or None on
+        timeout, output)."""
+        command = simrun.run_arguments(self.scene, out, steps=steps, threads=1, start_from=start_from,
+                                       extra=sets(self.common) + sets(overrides) + list(extra))
+        process = simrun.call(command, binary=self.binary, timeout=self.timeout)
+        if process.timed_out:
             return None, f"> {self.timeout:g} s"
+        return process.returncode, process.output.strip()
 
     def make_state(self):
         """CHOLMOD with the scene's Newton settings to step K; checkpoint and frame K."""
-        rc, message = self.run(self.state, ["--steps", str(self.step), "--checkpoint-every", str(self.step)] +
-                               sets(["/solver/type=cholmod", f"/output/every={self.step}", "/output/frames=[\"vtu\"]"]))
+        rc, message = self.run(self.state, ["/solver/type=cholmod", f"/output/every={self.step}",
+                                             "/output/frames=[\"vtu\"]"],
+                               self.step, extra=["--checkpoint-every", str(self.step)])
         if rc != 0:
             sys.exit(f"{self.stem}: the state run to step {self.step} failed ({rc}): {message}")
-        self.x0 = vtu.points(frame(self.state, self.step))
+        self.x0 = flat_points(frame(self.state, self.step))
         self.state_stats = last_row(os.path.join(self.state, "stats.csv"))
         lo = [min(self.x0[c::3]) for c in range(3)]
         hi = [max(self.x0[c::3]) for c in range(3)]
         self.diagonal = math.dist(lo, hi)
-        self.tets = log_tets(self.state)
+        self.tets = run_tets(self.state)
 
     def take_step(self, name, overrides):
         """Step K + 1 from the state; a dict with rc, message, folder, stats, handles, x."""
         out = os.path.join(self.work, f"{self.stem}_K{self.step}_{name}")
-        rc, message = self.run(out, ["--start-from", self.state, "--steps", str(self.step + 1)] +
-                               sets(["/output/every=1", "/output/frames=[\"vtu\"]"] + overrides))
+        rc, message = self.run(out, ["/output/every=1", "/output/frames=[\"vtu\"]"] + overrides, self.step + 1,
+                               start_from=self.state)
         stats = last_row(os.path.join(out, "stats.csv"))
         ok = rc == 0 and stats and int(stats["step"]) == self.step + 1 and os.path.exists(frame(out, self.step + 1))
         result = {"name": name, "rc": rc, "message": message, "folder": out, "ok": bool(ok),
-                  "handles": log_handles(out), "stats": stats,
+                  "handles": run_handles(out), "stats": stats,
                   "energy": last_row(os.path.join(out, "energy.csv"))}
         if ok:
-            result["x"] = vtu.points(frame(out, self.step + 1))
+            result["x"] = flat_points(frame(out, self.step + 1))
         return result
 
 
@@ -196,7 +193,7 @@ def write_error_vtu(reference_frame, fields, path):
 
 
 def add_arguments(parser):
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")
     parser.add_argument("--timeout", type=float, default=300.0, help="wall-clock cap per simrun run [s]")

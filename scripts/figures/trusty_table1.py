@@ -12,7 +12,7 @@ polish) over the steps run.
 Each scene runs a few steps with `"solver": {"type": "multilevel", "cubature": true}` (the
 paper's cubature, so its point count is known) and its other settings as in the scene file
 (scenes without multilevel settings get the defaults: 16 partitions, automatic polish count),
-one thread. The counts come from simrun.log, frame 0 (VTU: E per tet, boundary faces) and
+one thread. The counts come from run.json, frame 0 (VTU: E per tet, boundary faces) and
 stats.csv. Our scenes are stand-ins a few times to a hundred times smaller than the paper's.
 
 Must hold (exit 1 otherwise): every run finishes, every scene gets SMS handles and a cubature
@@ -30,19 +30,15 @@ import csv
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-try:
-    import meshio
-except ImportError:  # Debian's python3-meshio; the figure scripts run with /usr/bin/python3
-    sys.exit("trusty_table1.py needs meshio (Debian: python3-meshio)")
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import simrun  # noqa: E402
 import multilevel_scenes  # noqa: E402  (the benchmark's shoe scene)
 
 # (name, the paper's scene it stands in for, scene file or None for the benchmark's shoe)
@@ -83,43 +79,36 @@ def boundary_faces(tets):
     return int((counts == 1).sum())
 
 
-def log_value(log, pattern, cast=float):
-    match = re.search(pattern, log)
-    return cast(match.group(1)) if match else None
-
-
 def run_scene(args, work, name, path, steps):
     out = os.path.join(work, re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_"))
-    cmd = [args.simrun, "run", path, "-o", out, "--force", "--quiet", "--threads", "1",
-           "--steps", str(steps), "--set", "/solver/type=multilevel", "--set", "/solver/cubature=true",
-           "--set", '/output/frames=["vtu"]', "--set", "/output/every=1000"]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        check(f"{name}: simrun exits 0 (got {proc.returncode}: {proc.stdout.strip()[-300:]})", False)
+    sets = {"/solver/type": "multilevel", "/solver/cubature": True, "/output/frames": ["vtu"], "/output/every": 1000}
+    process = simrun.call(simrun.run_arguments(path, out, sets, steps=steps, threads=1), binary=args.simrun)
+    if process.returncode != 0:
+        check(f"{name}: simrun exits 0 (got {process.returncode}: {process.output.strip()[-300:]})", False)
         return None
-    with open(os.path.join(out, "simrun.log")) as f:
-        log = f.read()
     with open(path) as f:
         scene = json.load(f)
-    frame = meshio.read(os.path.join(out, "frames", "000000.vtu"))
-    tets = frame.cells_dict["tetra"]
-    youngs = np.asarray(frame.cell_data["E"][0])
-    with open(os.path.join(out, "stats.csv")) as f:
-        stats = list(csv.DictReader(f))
-    newton = sum(float(r["newton_iters"]) for r in stats)
-    handles = log_value(log, r"multilevel: (\d+) SMS handles", int)
+    result = simrun.read_run(out)
+    frame = result.frame(0)
+    tets = frame.tets
+    youngs = frame.cell_data_of("tetra")["E"]
+    stats = result.stats.rows()
+    newton = sum(r["newton_iters"] for r in stats)
+    multilevel = result.counts.get("multilevel", {})
+    seconds = result.wall_seconds
+    handles = multilevel.get("sms_handles")
     row = {
         "scene": name, "V": len(frame.points), "F": boundary_faces(tets), "T": len(tets),
-        "cubature_points": log_value(log, r"cubature (\d+) points", int),
+        "cubature_points": multilevel.get("cubature_points"),
         "U": 12 * handles if handles else None, "dt": scene["time"]["dt"],
         "mu": scene.get("contact", {}).get("friction", 0.0) if "contact" in scene else None,
         "E_min": float(youngs.min()), "E_max": float(youngs.max()),
         "TI": scene["integrator"]["type"].upper().replace("BE", "IE"),
-        "polish": log_value(log, r"multilevel: (\d+) polish iterations", int),
-        "partition_s": log_value(log, r"partition ([0-9.]+) s"),
-        "bases_s": log_value(log, r"bases ([0-9.]+) s"),
-        "cubature_fit_s": log_value(log, r"fit ([0-9.]+) s"),
-        "cg_per_newton": sum(float(r["cg_iters"]) for r in stats) / newton if newton else None,
+        "polish": multilevel.get("polish_iterations"),
+        "partition_s": seconds.get("multilevel_partition"),
+        "bases_s": seconds.get("multilevel_bases"),
+        "cubature_fit_s": seconds.get("cubature_fit"),
+        "cg_per_newton": sum(r["cg_iters"] for r in stats) / newton if newton else None,
         "steps": len(stats),
     }
     check(f"{name}: {handles} SMS handles and a cubature rule of {row['cubature_points']} points on "
@@ -141,7 +130,7 @@ def short(x):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simrun", default=os.path.join(ROOT, "build", "apps", "simrun", "simrun"))
+    parser.add_argument("--simrun", help="the simrun binary (default: $SIMRUN_BINARY, else build/apps/simrun/simrun)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "figures"))
     parser.add_argument("--quick", action="store_true", help="two small scenes, one step each")
     parser.add_argument("--runs", help="keep the simrun output folders here (default: a temporary folder)")

@@ -1,10 +1,10 @@
-r"""Shared plotting helpers of the figure scripts (scripts/figures/*.py).
+r"""Plotting helpers of the figure scripts (scripts/figures/*.py), for any simrun plot.
 
 - add_format_argument(parser): the --format option, png (default), pdf or svg, several at once
   comma-separated (--format png,pdf).
 - pyplot(): matplotlib.pyplot on the Agg backend, or None when matplotlib is not installed (a
-  note goes to stderr; the scripts then write their CSVs only). matplotlib is imported here
-  only, so the scripts run without it.
+  note goes to stderr; the scripts then write their CSVs only). matplotlib is imported by these
+  functions only, so `import simrun` works without it.
 - save_figure(fig, out_dir, stem, formats): writes OUT_DIR/STEM.FORMAT for every format, prints
   "wrote PATH" for each file and closes the figure.
 - sci(x): a number in mathtext notation (3e7 -> 3 \times 10^{7}).
@@ -37,6 +37,7 @@ def parse_formats(text):
 
 
 def add_format_argument(parser):
+    """Adds --format (png, pdf, svg; several comma-separated) to an argparse parser."""
     parser.add_argument("--format", type=parse_formats, default=["png"], metavar="png|pdf|svg",
                         help="figure file format(s), comma-separated, e.g. png,pdf (default png)")
 
