@@ -401,12 +401,11 @@ int run_command(const CommonOptions& options, int steps_override) {
                          start ? &*start : nullptr);
 }
 
-int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps) {
-  install_interrupt_handlers();  // until graceful_stop_from_now(), a signal ends the process
-  Timer setup_timer;
-  namespace fs = std::filesystem;
-  const fs::path out = fs::absolute(out_dir).lexically_normal();
-  const fs::path record_file = out / "run.json";
+namespace {
+
+/// run.json of an output folder to resume; an InputError when it is missing or not simrun's.
+nlohmann::json read_resumable_record(const std::filesystem::path& out) {
+  const std::filesystem::path record_file = out / "run.json";
   std::ifstream record_in(record_file);
   require(static_cast<bool>(record_in),
           out.string() + ": no run.json (not a simrun output folder)");
@@ -414,20 +413,27 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
   require(!record.is_discarded() && record.is_object() && record.contains("scene") &&
               record["scene"].is_object(),
           record_file.string() + ": not a simrun run record");
-  const Checkpoint checkpoint = read_checkpoint(out / "checkpoint" / "state.bin");
-  // A finished run has nothing to continue unless asked for more steps: going on from its last
-  // checkpoint would redo (and rewrite) the steps after it.
-  if (record.value("status", "") == "finished") {
-    const long done = record.contains("counts") && record["counts"].contains("steps_done") &&
-                              record["counts"]["steps_done"].is_number_integer()
-                          ? record["counts"]["steps_done"].get<long>()
-                          : -1;
-    require(total_steps > done && done >= 0,
-            out.string() + ": the run already finished (" + std::to_string(done) +
-                " steps); pass --steps N with N > " + std::to_string(done) + " to go on");
-  }
+  return record;
+}
 
-  // The run's own normalized scene (absolute paths, defaults filled), in the folder it is in now.
+/// A finished run has nothing to continue unless asked for more steps: going on from its last
+/// checkpoint would redo (and rewrite) the steps after it.
+void require_steps_beyond_finished(const nlohmann::json& record, const std::filesystem::path& out,
+                                   long total_steps) {
+  if (record.value("status", "") != "finished") return;
+  const long done = record.contains("counts") && record["counts"].contains("steps_done") &&
+                            record["counts"]["steps_done"].is_number_integer()
+                        ? record["counts"]["steps_done"].get<long>()
+                        : -1;
+  require(total_steps > done && done >= 0,
+          out.string() + ": the run already finished (" + std::to_string(done) +
+              " steps); pass --steps N with N > " + std::to_string(done) + " to go on");
+}
+
+/// The run's own normalized scene (absolute paths, defaults filled), in the folder it is in now,
+/// with the new step count, written to checkpoint/scene.json; returns that path.
+std::filesystem::path write_resume_scene(const nlohmann::json& record,
+                                         const std::filesystem::path& out, long total_steps) {
   nlohmann::json scene_json = record["scene"];
   scene_json["output"]["dir"] = out.string();
   if (total_steps >= 0) {
@@ -435,10 +441,24 @@ int resume_command(const CommonOptions& options, const std::string& out_dir, lon
     // A fixed-step run ends at its step count; an adaptive one at "end" (steps is its cap).
     if (!scene_json["time"].contains("adaptive")) scene_json["time"].erase("end");
   }
-  const fs::path scene_file = out / "checkpoint" / "scene.json";
+  const std::filesystem::path scene_file = out / "checkpoint" / "scene.json";
   write_file_atomically(
       scene_file, scene_json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  const SceneConfig scene = parse_scene(scene_file);
+  return scene_file;
+}
+
+}  // namespace
+
+int resume_command(const CommonOptions& options, const std::string& out_dir, long total_steps) {
+  install_interrupt_handlers();  // until graceful_stop_from_now(), a signal ends the process
+  Timer setup_timer;
+  namespace fs = std::filesystem;
+  const fs::path out = fs::absolute(out_dir).lexically_normal();
+  const fs::path record_file = out / "run.json";
+  nlohmann::json record = read_resumable_record(out);
+  const Checkpoint checkpoint = read_checkpoint(out / "checkpoint" / "state.bin");
+  require_steps_beyond_finished(record, out, total_steps);
+  const SceneConfig scene = parse_scene(write_resume_scene(record, out, total_steps));
   const int threads = effective_threads(options, scene);
   std::vector<std::string> notes;
   CommonOptions restartable = options;  // re-running `resume` reads nothing only once
