@@ -241,7 +241,7 @@ void record_outcome(const RunRecording& rec, RunResult& result, long expected_st
     result.message = std::to_string(result.steps_done) +
                      " steps to t = " + short_number(result.t_end, 10) + " s in " +
                      short_number(total_seconds, 3) + " s";
-  record["status"] = result.status;
+  record["status"] = std::string(to_string(result.status));
   record["thread_use"] = thread_report(rec.threads);
   record["message"] = result.message;
   if (!result.warnings.empty()) record["warnings"] = result.warnings;
@@ -265,14 +265,14 @@ void record_outcome(const RunRecording& rec, RunResult& result, long expected_st
 /// The closing line on stderr and the exit code of a run that stepped.
 int report_outcome(const RunRecording& rec, const RunResult& result, bool time_limit_reached) {
   const RunSettings& settings = rec.settings;
-  if (result.status == "interrupted") {
+  if (result.status == RunStatus::kInterrupted) {
     std::cerr << "simrun: interrupted: " << result.message << "; the last good state is frame "
               << result.steps_done << " in " << settings.out_dir.string()
               << "; continue with: simrun resume " << settings.out_dir.string() << "\n";
     // A time limit is not a signal: the run did not finish, like a diverged one.
     return time_limit_reached ? kExitDiverged : 128 + interrupt_signal();
   }
-  if (result.status != "finished") {
+  if (result.status != RunStatus::kFinished) {
     std::cerr << "simrun: " << result.status << ": " << result.message
               << "; outputs up to the last good step are in " << settings.out_dir.string() << "\n";
     return kExitDiverged;
@@ -322,7 +322,7 @@ int step_and_record(const CommonOptions& options, Simulation& simulation,
     record_internal_failure(rec, progress.get(), e);
     throw;
   }
-  if (progress) progress->finish(result.status);
+  if (progress) progress->finish(to_string(result.status));
   for (const auto& warning : result.warnings) {
     if (!options.quiet) std::cerr << "warning: " << warning << "\n";
     log << "warning: " << warning << "\n";

@@ -32,7 +32,8 @@ void CheckpointObserver::after_step(const Simulation& simulation, const StepReco
 }
 
 void CheckpointObserver::finish(const Simulation& simulation, RunResult& result) {
-  if (result.status == "interrupted" && m_last_step != result.steps_done) write(simulation);
+  if (result.status == RunStatus::kInterrupted && m_last_step != result.steps_done)
+    write(simulation);
 }
 
 void CheckpointObserver::write(const Simulation& simulation) {

@@ -69,7 +69,7 @@ bool Simulation::finished(long steps_done, double t) const {
   return (m_settings.steps >= 0 && steps_done >= m_settings.steps) || t >= m_settings.end_time;
 }
 
-void Simulation::stop(const std::string& status, long step, const std::string& why) {
+void Simulation::stop(RunStatus status, long step, const std::string& why) {
   m_result.status = status;
   m_result.message = "step " + std::to_string(step) + ": " + why + " (last good step " +
                      std::to_string(step - 1) + ")";
@@ -91,7 +91,7 @@ Checkpoint Simulation::checkpoint() const {
 
 void Simulation::interrupt(const std::string& why) {
   if (!m_running) return;
-  m_result.status = "interrupted";
+  m_result.status = RunStatus::kInterrupted;
   m_result.message = "stopped by " + why + " after step " + std::to_string(m_result.steps_done);
   m_running = false;
 }
@@ -128,13 +128,13 @@ bool Simulation::step() {
           " produced non-finite values or a singular system (numerical_issue): most often the "
           "step is past what this integrator keeps stable, and a smaller dt or an implicit "
           "integrator helps; a model with massless or unconstrained parts fails so too";
-      stop("diverged", step, why);
+      stop(RunStatus::kDiverged, step, why);
       return false;
     }
     why += " ";
     why += to_string(status);
     if (!detail.empty()) why += ": " + detail;
-    stop("failed", step, why);
+    stop(RunStatus::kFailed, step, why);
     return false;
   }
   const double step_seconds = step_timer.seconds();
@@ -148,7 +148,7 @@ bool Simulation::step() {
   const std::string blow_up = m_monitor->check(finite ? energies.total : NAN);
   if (!blow_up.empty()) {
     for (size_t j = 0; j < systems.size(); ++j) systems[j]->restore(before[j]);
-    stop("diverged", step, blow_up);
+    stop(RunStatus::kDiverged, step, blow_up);
     return false;
   }
 
@@ -183,7 +183,7 @@ RunResult Simulation::run(const RunSettings& settings, const std::function<void(
   begin(settings, resume);
   while (m_running) {
     const bool more = step();
-    if (on_step && m_result.steps_done > 0 && (more || m_result.status == "finished"))
+    if (on_step && m_result.steps_done > 0 && (more || m_result.status == RunStatus::kFinished))
       on_step(m_result.steps_done);
   }
   return finish();

@@ -13,6 +13,7 @@
 
 #include "sim/divergence_monitor.hpp"
 #include "sim/frame_writer.hpp"
+#include "sim/run_status.hpp"
 #include "sim/simulated_system.hpp"
 #include "sim/step_clock.hpp"
 #include "sim/step_observer.hpp"
@@ -45,8 +46,8 @@ struct RunSettings {
 };
 
 struct RunResult {
-  std::string status = "finished";  ///< "finished" | "diverged" | "failed" | "interrupted"
-  std::string message;              ///< why it stopped early
+  RunStatus status = RunStatus::kFinished;
+  std::string message;  ///< why it stopped early
   long steps_done = 0;
   double t_end = 0.0;  ///< time of the last accepted state [s]
   double seconds_total = 0.0, seconds_stepping = 0.0, seconds_output = 0.0;
@@ -96,7 +97,7 @@ class Simulation {
   /// True when no step is due after `steps_done` steps at time t.
   bool finished(long steps_done, double t) const;
   /// Stops the run with `status` and a message naming the step.
-  void stop(const std::string& status, long step, const std::string& why);
+  void stop(RunStatus status, long step, const std::string& why);
 
   SimulatedSystem m_primary;
   std::vector<SimulatedSystem> m_companions;

@@ -101,7 +101,7 @@ TEST_F(MotionTest, TranslateMovesTheSelectionToXPlusVtAtEveryStep) {
       for (int i : fixed) EXPECT_EQ(x.segment<3>(3 * i), X.row(i).transpose());
       ++checked;
     });
-    EXPECT_EQ(r.status, "finished") << integrator << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::kFinished) << integrator << ": " << r.message;
     EXPECT_EQ(checked, 10);
   }
 }
@@ -126,7 +126,7 @@ TEST_F(MotionTest, ShakeIsSinusoidalForItsStepsThenBackAtRest) {
       }
     }
   });
-  EXPECT_EQ(r.status, "finished") << r.message;
+  EXPECT_EQ(r.status, RunStatus::kFinished) << r.message;
   EXPECT_TRUE(moved_in_between);
 }
 
@@ -145,7 +145,7 @@ TEST_F(MotionTest, TwistRotatesTheSelectionByOmegaTAboutItsCentroidAxis) {
       EXPECT_NEAR((x.segment<3>(3 * i) - expected).norm(), 0.0, 1e-14);
     }
   });
-  EXPECT_EQ(r.status, "finished") << r.message;
+  EXPECT_EQ(r.status, RunStatus::kFinished) << r.message;
 }
 
 TEST_F(MotionTest, ReleasedSelectionIsHeldBeforeStepKAndFallsFromStepKOn) {
@@ -168,7 +168,7 @@ TEST_F(MotionTest, ReleasedSelectionIsHeldBeforeStepKAndFallsFromStepKOn) {
         }
       }
     });
-    EXPECT_EQ(r.status, "finished") << integrator << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::kFinished) << integrator << ": " << r.message;
   }
 }
 
@@ -186,7 +186,7 @@ TEST_F(MotionTest, ReleaseKeepsThePrescribedVelocity) {
       EXPECT_NEAR(v[3 * i + 2], 1.0, 1e-9);
     }
   });
-  EXPECT_EQ(r.status, "finished") << r.message;
+  EXPECT_EQ(r.status, RunStatus::kFinished) << r.message;
 }
 
 TEST_F(MotionTest, GravityScaleMultipliesTheObjectsWeight) {
@@ -224,7 +224,7 @@ TEST_F(MotionTest, WindPushesWithPressureTimesProjectedArea) {
   auto sim = build_simulation(s);
   RunSettings settings = run_settings(s);
   settings.out_dir = m_dir / "out";
-  EXPECT_EQ(sim->run(settings).status, "finished");
+  EXPECT_EQ(sim->run(settings).status, RunStatus::kFinished);
   const VecX p = sim->model().mass() * sim->state().v;
   double px = 0.0;
   for (Eigen::Index i = 0; i < p.size(); i += 3) px += p[i];

@@ -60,8 +60,8 @@ TEST(Stepper, TimeKeysGiveTheSameRunAsStepKeys) {
       "time.json",
       bar_scene(R"({"dt": 0.01, "end": 0.2})", R"("duration": 0.1)", R"("release_time": 0.12)"));
   const Trajectory a = run_scene(by_steps), b = run_scene(by_time);
-  ASSERT_EQ(a.result.status, "finished");
-  ASSERT_EQ(b.result.status, "finished");
+  ASSERT_EQ(a.result.status, RunStatus::kFinished);
+  ASSERT_EQ(b.result.status, RunStatus::kFinished);
   ASSERT_EQ(a.x.size(), 20u);
   ASSERT_EQ(b.x.size(), 20u);
   for (size_t k = 0; k < a.x.size(); ++k) EXPECT_EQ(a.x[k], b.x[k]) << "step " << k + 1;
@@ -75,7 +75,7 @@ TEST(Stepper, EndTimeShortensTheLastStepAndCapsWithSteps) {
   const auto file = dir.write("s.json", bar_scene(R"({"dt": 0.01, "end": 0.105})", R"("steps": 10)",
                                                   R"("release_step": 13)"));
   const Trajectory run = run_scene(file);
-  ASSERT_EQ(run.result.status, "finished");
+  ASSERT_EQ(run.result.status, RunStatus::kFinished);
   ASSERT_EQ(run.t.size(), 11u);  // 10 steps of 0.01 and one of 0.005
   EXPECT_NEAR(run.t.back(), 0.105, 1e-15);
   EXPECT_NEAR(run.result.t_end, 0.105, 1e-15);
@@ -96,7 +96,7 @@ TEST(Stepper, OutputIntervalWritesAFrameWheneverTPassesAMultiple) {
   const RunSettings settings = run_settings(scene);
   add_output_observers(*simulation, settings);
   const RunResult result = simulation->run(settings);
-  ASSERT_EQ(result.status, "finished");
+  ASSERT_EQ(result.status, RunStatus::kFinished);
   std::vector<std::string> frames;
   for (const auto& entry : std::filesystem::directory_iterator(settings.out_dir / "frames"))
     frames.push_back(entry.path().filename().string());
@@ -141,7 +141,7 @@ class CountingObserver final : public StepObserver {
   int steps = 0;
   bool last = false;
   double newton = 0;
-  std::string finished_with;
+  RunStatus finished_with = RunStatus::kFailed;
 };
 
 TEST(Stepper, ObserversSeeTheStartEveryStepAndTheEnd) {
@@ -162,7 +162,7 @@ TEST(Stepper, ObserversSeeTheStartEveryStepAndTheEnd) {
   EXPECT_EQ(seen->steps, 6);
   EXPECT_TRUE(seen->last);
   EXPECT_GT(seen->newton, 0);
-  EXPECT_EQ(seen->finished_with, "finished");
+  EXPECT_EQ(seen->finished_with, RunStatus::kFinished);
   EXPECT_EQ(result.steps_done, 6);
 }
 
@@ -175,12 +175,12 @@ TEST(Stepper, ACompanionIsSteppedAlongsideAndMatchesItsOwnRun) {
   const SceneConfig fine_scene = parse_scene(fine, {"/objects/0/mesh/box/cells=[12, 2, 2]"});
   // Alone.
   auto alone = build_simulation(fine_scene);
-  ASSERT_EQ(alone->run(run_settings(fine_scene)).status, "finished");
+  ASSERT_EQ(alone->run(run_settings(fine_scene)).status, RunStatus::kFinished);
   // As the companion of the coarse run.
   const SceneConfig coarse_scene = parse_scene(coarse);
   auto simulation = build_simulation(coarse_scene);
   simulation->add_companion(std::move(build_simulation(fine_scene)->primary()));
-  ASSERT_EQ(simulation->run(run_settings(coarse_scene)).status, "finished");
+  ASSERT_EQ(simulation->run(run_settings(coarse_scene)).status, RunStatus::kFinished);
   ASSERT_EQ(simulation->companions().size(), 1u);
   const SimulatedSystem& companion = simulation->companions().front();
   EXPECT_EQ(companion.state().t, alone->state().t);
@@ -201,7 +201,7 @@ TEST(Stepper, AFailingCompanionLeavesEverySystemAtTheLastGoodStep) {
   const VecX x0 = simulation->primary().full_positions();
   simulation->add_companion(std::move(build_simulation(hopeless)->primary()));
   const RunResult result = simulation->run(run_settings(scene));
-  EXPECT_EQ(result.status, "failed");
+  EXPECT_EQ(result.status, RunStatus::kFailed);
   EXPECT_EQ(result.steps_done, 0);
   EXPECT_NE(result.message.find("step 1: "), std::string::npos) << result.message;
   EXPECT_EQ(simulation->state().t, 0.0);

@@ -195,10 +195,10 @@ VecX final_positions(const SceneConfig& scene, SphereContactCheck* check) {
     SphereContactCheck* raw = observer.get();
     simulation->add_observer(std::move(observer));
     const RunResult result = simulation->run(run_settings(scene));
-    EXPECT_EQ(result.status, "finished") << result.message;
+    EXPECT_EQ(result.status, RunStatus::kFinished) << result.message;
     *check = *raw;
   } else {
-    EXPECT_EQ(simulation->run(run_settings(scene)).status, "finished");
+    EXPECT_EQ(simulation->run(run_settings(scene)).status, RunStatus::kFinished);
   }
   return simulation->primary().full_positions();
 }
@@ -260,7 +260,7 @@ TEST(ObstacleScenes, ClothDrapesOnTheSphere) {
   const Vec3 c = scene.obstacles[0].center;
   const double R = scene.obstacles[0].radius;
   auto simulation = build_simulation(scene);
-  ASSERT_EQ(simulation->run(run_settings(scene)).status, "finished");
+  ASSERT_EQ(simulation->run(run_settings(scene)).status, RunStatus::kFinished);
   const VecX x = simulation->primary().full_positions();
   int on_surface = 0;
   double deepest = 1e300;
@@ -357,7 +357,7 @@ TEST(ObstacleScenes, BallBouncesOnTheFloor) {
   auto observer = std::make_unique<LowestVertex>();
   const LowestVertex& lowest = *observer;
   simulation->add_observer(std::move(observer));
-  ASSERT_EQ(simulation->run(run_settings(scene)).status, "finished");
+  ASSERT_EQ(simulation->run(run_settings(scene)).status, RunStatus::kFinished);
   const std::vector<double>& h = lowest.heights;
   const auto first_contact = std::find_if(h.begin(), h.end(), [](double y) { return y < 0.0; });
   ASSERT_NE(first_contact, h.end());
