@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "exit_codes.hpp"
 #include "io/atomic_file.hpp"
+#include "sim/run_status.hpp"
 #include "sweep_local.hpp"
 #include "sweep_process.hpp"
 #include "sweep_slurm.hpp"
@@ -43,10 +44,8 @@ struct Plan {
   int parallel = 1;                             ///< runs at once (locally)
 };
 
-bool is_ended(const std::string& status) {
-  return status == "finished" || status == "diverged" || status == "failed" ||
-         status == "interrupted";
-}
+/// A point whose run.json names one of the four run statuses (not pending, running, ...).
+bool is_ended(const std::string& status) { return run_status_from_string(status).has_value(); }
 
 fs::path point_dir(const Plan& plan, const SweepPoint& point) { return plan.out / point.name; }
 fs::path local_log(const Plan& plan, const SweepPoint& point) {
