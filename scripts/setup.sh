@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs simrun's build and test dependencies from Debian 12 packages (see docs/conventions).
+# scripts/setup.sh [build|all]
+# Installs simrun's dependencies from Debian 12 packages (see docs/conventions): `build` the ones
+# the simrun executable needs (scripts/run.sh: a first result sooner on a fresh machine), `all`
+# (the default) those of the tests, benchmarks, fuzzers and Python checks too.
 # libopenblas0-pthread becomes the system BLAS that CHOLMOD's supernodal factorization calls;
 # the reference BLAS it replaces is many times slower on large 3D problems.
 # clang, libclang-rt-14-dev and libomp-dev (clang's OpenMP, only a recommendation of clang) build
@@ -9,14 +12,22 @@
 # Idempotent: does nothing when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
 
+profile=${1:-all}
 packages=(
-  build-essential cmake pkg-config git clang-format clang-tidy
+  build-essential cmake pkg-config git ccache
   libeigen3-dev libsuitesparse-dev libspectra-dev nlohmann-json3-dev libtet1.5-dev
-  libopenblas0-pthread zlib1g-dev python3-meshio
-  clang libclang-rt-14-dev libomp-dev ccache
-  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-jsonschema python3-numpy python3-matplotlib pyflakes3
+  libopenblas0-pthread zlib1g-dev libcli11-dev
 )
+case "$profile" in
+  build) ;;
+  all)
+    packages+=(
+      clang-format clang-tidy clang libclang-rt-14-dev libomp-dev
+      libgtest-dev libgmock-dev libbenchmark-dev
+      python3 python3-meshio python3-jsonschema python3-numpy python3-matplotlib pyflakes3
+    ) ;;
+  *) echo "setup: unknown profile '$profile' (build or all)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
